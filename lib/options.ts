@@ -1,0 +1,62 @@
+/** The one place that says what a run can be asked to do, and the defaults. */
+
+export const KINDS = ['simple', 'tool-using', 'streaming', 'structured-output'] as const;
+export type Kind = (typeof KINDS)[number];
+
+export const FORMATS = ['text', 'json', 'markdown', 'sarif'] as const;
+export type OutputFormat = (typeof FORMATS)[number];
+
+export interface Options {
+  /** Roots to scan: directories or single files, as given (relative to `cwd`). */
+  paths: string[];
+  /** Directory that report paths are relative to. */
+  cwd: string;
+  /** Compute everything, write nothing. */
+  dryRun: boolean;
+  /** What goes to stdout. */
+  format: OutputFormat;
+  /** Also write the report here; the format follows the extension. */
+  reportFile?: string;
+  /** Only these kinds are migrated; other sites are `skipped`. Empty = all. */
+  only: Kind[];
+  /** These kinds are not migrated; their sites are `skipped`. */
+  skip: Kind[];
+  /** Origins (`https://host`) or `env:NAME` entries treated as Responses-capable (P-ALLOW). */
+  allowBaseUrls: string[];
+  /** tsconfig for type-aware scanning; undefined = look for one at a root. */
+  tsconfig?: string;
+  /** Exit 1 while any chat call site remains. */
+  check: boolean;
+  /** Write even when affected files have uncommitted changes. */
+  force: boolean;
+  /** Insert TODO markers at manual sites in write mode. */
+  markers: boolean;
+  /** Colour in human-readable output. */
+  color: boolean;
+}
+
+export function defaultOptions(overrides: Partial<Options> = {}): Options {
+  return {
+    paths: ['.'],
+    cwd: process.cwd(),
+    dryRun: false,
+    format: 'text',
+    only: [],
+    skip: [],
+    allowBaseUrls: [],
+    check: false,
+    force: false,
+    markers: true,
+    color: false,
+    ...overrides,
+  };
+}
+
+/** Source extensions the tool reads (DESIGN.md §2); `.d.ts` files are never read. */
+export const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'] as const;
+
+/** Directories never entered, whatever the ignore files say. */
+export const DEFAULT_IGNORED_DIRS = [
+  'node_modules', '.git', 'dist', 'build', 'coverage', '.next', '.nuxt', '.output', '.svelte-kit',
+  '.turbo', '.vercel', '.cache', 'out', '.yarn', 'bower_components', 'jspm_packages', '.pnpm-store',
+] as const;

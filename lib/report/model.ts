@@ -1,0 +1,86 @@
+/**
+ * The one Report model (DESIGN.md §3). Text, JSON, Markdown and SARIF are renderings of it.
+ * The JSON rendering is a public contract: change it only with a schemaVersion bump.
+ */
+import type { Kind } from '../options.js';
+
+export const SCHEMA_VERSION = 1 as const;
+
+export type Provider = 'openai' | 'azure-v1' | 'azure-legacy' | 'other' | 'unknown';
+export type SiteStatus = 'migrated' | 'manual' | 'ignored' | 'skipped';
+export const STATUSES: readonly SiteStatus[] = ['migrated', 'manual', 'ignored', 'skipped'];
+
+/** `chat.completions.<m>`, `beta.chat.completions.<m>`, `http` (A-HTTP) or `createChatCompletion` (A-V3). */
+export type Api = string;
+
+export interface Reason {
+  /** Base token from MIGRATION-SPEC §9, e.g. `provider-not-openai`. */
+  code: string;
+  /** The part after the colon in the spec (`api.vendor.example`, `stop`, `return`…), when there is one. */
+  detail?: string;
+  message: string;
+}
+
+export interface Note {
+  /** Rule id from MIGRATION-SPEC, e.g. `R-STORE`. */
+  rule: string;
+  level: 'info' | 'warn';
+  message: string;
+}
+
+export interface ClientInfo {
+  provider: Provider;
+  /** Where the provider was proven, e.g. `new OpenAI() in src/client.ts:3`. */
+  evidence: string;
+}
+
+export interface SiteRecord {
+  /** Relative to the run's cwd, forward slashes. */
+  file: string;
+  /** 1-based position of the method-name token (create/parse/stream/runTools), or of the URL for HTTP. */
+  line: number;
+  column: number;
+  api: Api;
+  kinds: Kind[];
+  client: ClientInfo;
+  status: SiteStatus;
+  reasons: Reason[];
+  notes: Note[];
+}
+
+/** File-level findings that are not sites (e.g. `test-mock`). */
+export interface Notice {
+  file: string;
+  code: string;
+  message: string;
+}
+
+export interface FileError {
+  file: string;
+  message: string;
+}
+
+export interface Summary {
+  files: number;
+  filesWithSites: number;
+  sites: number;
+  byKind: Record<Kind, number>;
+  byStatus: Record<SiteStatus, number>;
+  errors: number;
+}
+
+export interface Report {
+  tool: 'migrate-responses';
+  version: string;
+  schemaVersion: typeof SCHEMA_VERSION;
+  dryRun: boolean;
+  roots: string[];
+  summary: Summary;
+  sites: SiteRecord[];
+  notices: Notice[];
+  errors: FileError[];
+  /** Run-level statements the user must see once (e.g. the OPENAI_BASE_URL assumption of P-DEFAULT). */
+  warnings: string[];
+  /** Files the run changed (write mode) or would change (dry run), relative to cwd. */
+  changedFiles: string[];
+}

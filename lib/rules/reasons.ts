@@ -1,0 +1,118 @@
+/**
+ * Reason codes (MIGRATION-SPEC §9) as data: the message template, the suggested manual fix and the
+ * spec rules that raise it. `{detail}` in a template is replaced by the reason's detail.
+ * SARIF rules, `--list-rules` and the README are generated from this table.
+ */
+
+export interface ReasonCodeInfo {
+  code: string;
+  /** Template; `{detail}` is the part after the colon (host, param name, how…). */
+  message: string;
+  fix: string;
+  /** Spec rules that produce this code. */
+  rules: string[];
+  /** A reason attached to a file rather than a site. */
+  fileLevel?: boolean;
+}
+
+export const REASON_CODES: readonly ReasonCodeInfo[] = [
+  { code: 'provider-not-openai', rules: ['P-NONOPENAI', 'P-PROVIDER-OPT'],
+    message: 'Client targets {detail}; Responses support there is unknown.',
+    fix: 'Keep Chat Completions, or confirm the vendor supports /responses and pass the origin to --allow-base-url.' },
+  { code: 'provider-unknown', rules: ['P-RUNTIME', 'P-INJECTED', 'P-SUBCLASS', 'P-OPTS-SPREAD', 'P-MODEL-HINT', 'P-UNION'],
+    message: 'Cannot prove this client reaches OpenAI ({detail}).',
+    fix: 'Split the OpenAI path from other providers; allow-list env:NAME; or add a runtime switch on the base URL.' },
+  { code: 'azure-legacy', rules: ['P-AZURE-LEGACY', 'H-AZURE'],
+    message: 'Azure client uses the deployments API shape; /responses is not deployment-routed.',
+    fix: "Use new OpenAI({ baseURL: 'https://<resource>.openai.azure.com/openai/v1/' }) with the deployment name as model, then re-run." },
+  { code: 'sdk-v3', rules: ['P-V3', 'A-V3'],
+    message: 'openai v3 SDK call; upgrade the SDK first.',
+    fix: 'Upgrade to openai >= 6 (v3 to v4 migration), then re-run.' },
+  { code: 'wrapper-client', rules: ['P-WRAPPER'],
+    message: 'Call goes through a wrapper that only implements Chat Completions.',
+    fix: 'Keep it, or replace the wrapper with responses.parse + zodTextFormat.' },
+  { code: 'raw-http', rules: ['A-HTTP', 'P-RAWHTTP'],
+    message: 'Raw HTTP request to Chat Completions; body, parser and SSE handling must change together.',
+    fix: 'Switch to the SDK, or rewrite URL, body, parser and SSE handling by hand.' },
+  { code: 'receiver-not-client', rules: ['A-CREATE'],
+    message: 'Cannot reach `responses` from this receiver ({detail}).',
+    fix: 'Pass the client instead of client.chat, and call the method directly.' },
+  { code: 'no-equivalent-param', rules: ['R-NOEQUIV', 'R-LOGPROBS', 'R-MAXTOK', 'R-RESPFMT', 'H-ZODFORMAT'],
+    message: 'Parameter {detail} has no Responses equivalent; dropping it changes behaviour.',
+    fix: 'Decide whether the behaviour change is acceptable, then remove it by hand and re-run.' },
+  { code: 'unknown-param', rules: ['R-UNKNOWN'],
+    message: 'Unknown request key {detail} (vendor extension?).',
+    fix: 'Check the provider; remove the key for OpenAI.' },
+  { code: 'n-greater-than-one', rules: ['R-NOEQUIV'],
+    message: 'Responses returns one generation; n={detail} needs N requests.',
+    fix: 'Issue N parallel responses.create calls and rebuild the choices list.' },
+  { code: 'model-not-supported', rules: ['R-MODEL'],
+    message: 'Model {detail} is not available in the Responses API.',
+    fix: 'Use a general model + the web_search tool (R-WEBSEARCH).' },
+  { code: 'max-tokens-below-minimum', rules: ['T-MAXTOK-MIN'],
+    message: 'max_output_tokens must be >= 16 (was {detail}).',
+    fix: 'Raise the limit, or truncate the output in code.' },
+  { code: 'legacy-functions', rules: ['R-LEGACYFN', 'M-FUNCTION'],
+    message: 'Legacy function calling has no call ids.',
+    fix: 'Convert to tools (R-LEGACYFN mapping), thread a call_id through history, then re-run.' },
+  { code: 'run-tools', rules: ['H-RUNTOOLS', 'A-RUNTOOLS'],
+    message: 'runTools has no drop-in Responses equivalent.',
+    fix: 'Write the tool loop by hand (P29), or use ResponsesToolRunner (openai 7).' },
+  { code: 'params-not-local', rules: ['R-RESPFMT', 'R-TOOLS', 'R-TOOLCHOICE', 'R-WEBSEARCH', 'R-STREAMOPTS'],
+    message: '{detail} is built outside this unit; its shape must change.',
+    fix: 'Convert the builder to the Responses shape (MIGRATION-SPEC §2), then re-run.' },
+  { code: 'messages-not-local', rules: ['M-INPUT', 'M-CONTENT-UNTYPED'],
+    message: 'Messages are built elsewhere and may contain parts/tool turns that must change shape.',
+    fix: 'Convert the builder to ResponseInputItem[] (MIGRATION-SPEC §3), or narrow its type to string-content roles.' },
+  { code: 'opaque-spread', rules: ['V-SPREAD'],
+    message: 'Spread {detail} may inject Chat-only keys.',
+    fix: 'Inline or type the spread source, then re-run.' },
+  { code: 'dynamic-stream-flag', rules: ['S-DETECT'],
+    message: 'Cannot tell whether this call streams.',
+    fix: 'Split into a streaming and a non-streaming call.' },
+  { code: 'no-equivalent-content', rules: ['M-PART-AUDIO', 'M-ASSIST-AUDIO', 'M-ASSIST-REFUSAL'],
+    message: 'Message content {detail} has no Responses input form.',
+    fix: 'Remove or transcribe it; keep this call on Chat Completions.' },
+  { code: 'tool-kind-unknown', rules: ['M-TOOL'],
+    message: 'Cannot tell whether this tool output answers a function or a custom tool.',
+    fix: 'Emit function_call_output or custom_tool_call_output by hand.' },
+  { code: 'result-escapes', rules: ['O-ESCAPE'],
+    message: 'The Chat result leaves this code ({detail}); its consumers must change too.',
+    fix: 'Migrate the consumers (MIGRATION-SPEC §4), or build the old shape from Response in an adapter.' },
+  { code: 'no-equivalent-result', rules: ['O-NOEQUIV', 'S-HELPER', 'S-FINAL'],
+    message: '{detail} has no Responses equivalent.',
+    fix: 'Rewrite that logic by hand (see the rule cited).' },
+  { code: 'raw-response-body', rules: ['H-RAW'],
+    message: 'Raw JSON has no output_text.',
+    fix: 'Read output[] items, or use .withResponse().' },
+  { code: 'stream-handoff', rules: ['S-HANDOFF'],
+    message: 'Stream is consumed elsewhere ({detail}) and expects Chat chunks.',
+    fix: 'Migrate the consumer to Responses events (MIGRATION-SPEC §5) together with this call.' },
+  { code: 'stream-tool-calls', rules: ['S-TOOLARGS'],
+    message: 'Streaming tool-call assembly must be rewritten around item_id.',
+    fix: 'Use the S-TOOLARGS snippet.' },
+  { code: 'parse-error-semantics', rules: ['H-PARSE'],
+    message: 'responses.parse does not throw on incomplete output.',
+    fix: 'Check status / output_parsed === null instead.' },
+  { code: 'unit-blocked', rules: ['G-UNIT'],
+    message: 'Blocked by {detail} in the same unit.',
+    fix: "Fix the sibling's reasons." },
+  { code: 'test-mock', rules: ['N04'], fileLevel: true,
+    message: 'Test doubles still target chat.completions.',
+    fix: 'Update mocks to responses.create and the Responses result shape.' },
+];
+
+const BY_CODE = new Map(REASON_CODES.map((r) => [r.code, r]));
+
+export function reasonInfo(code: string): ReasonCodeInfo {
+  const info = BY_CODE.get(code);
+  if (!info) throw new Error(`unknown reason code: ${code}`);
+  return info;
+}
+
+/** Fill a reason's message template. Without a detail, the `{detail}` slot and its brackets go. */
+export function reasonMessage(code: string, detail?: string): string {
+  const template = reasonInfo(code).message;
+  if (detail !== undefined) return template.replaceAll('{detail}', detail);
+  return template.replace(/ \(\{detail\}\)/g, '').replaceAll('{detail}', 'this');
+}
