@@ -1,0 +1,500 @@
+/**
+ * File discovery (DESIGN.md §2, §4): roots → source files (extensions, default ignores,
+ * `.gitignore`, symlinks kept inside the roots) → candidates (read once, cheap text prefilter).
+ */
+import { promises as fsp, readFile as readFileCallback, type Dirent, type Stats } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import ignore, { type Ignore } from 'ignore';
+import { DEFAULT_IGNORED_DIRS, SOURCE_EXTENSIONS } from './options.js';
+
+/** A user mistake (e.g. a root that does not exist): the CLI maps it to exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export interface DiscoveryError {
+  /** Relative to cwd, forward slashes. */
+  file: string;
+  message: string;
+}
+
+export interface Discovery {
+  /** every source file under the roots after ignores, absolute paths, sorted, each once */
+  files: string[];
+  /** unreadable directories etc.; discovery continues past them */
+  errors: DiscoveryError[];
+}
+
+export interface SourceText {
+  path: string;
+  text: string;
+  bom: boolean;
+}
+
+export interface ReadResult {
+  candidates: SourceText[];
+  errors: DiscoveryError[];
+  read: number;
+}
+
+/** How many file-system operations run at once. */
+const CONCURRENCY = 64;
+/** How much of a file is looked at for a NUL byte to call it binary. */
+const BINARY_SNIFF_BYTES = 8192;
+
+const SOURCE_EXTENSION_SET: ReadonlySet<string> = new Set(SOURCE_EXTENSIONS);
+const IGNORED_DIR_SET: ReadonlySet<string> = new Set(DEFAULT_IGNORED_DIRS);
+
+/**
+ * git's `core.ignorecase` defaults to true on the case-insensitive file systems of macOS and
+ * Windows and to false elsewhere; the `ignore` package defaults to true everywhere.
+ */
+const IGNORE_OPTIONS = { ignorecase: process.platform === 'darwin' || process.platform === 'win32' };
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+/** Path relative to `cwd`, forward slashes, no leading `./` (`.` for cwd itself). */
+export function relativePath(cwd: string, abs: string): string {
+  const rel = path.relative(cwd, abs);
+  if (rel === '') return '.';
+  return path.sep === '/' ? rel : rel.split(path.sep).join('/');
+}
+
+/** The cheap text prefilter: false means the file cannot contain an OpenAI chat call site or client. */
+export function mayContainCallSite(text: string): boolean {
+  // Three linear scans beat one alternation regex with a case-folded branch by ~5x in V8.
+  return /openai/i.test(text) || text.includes('completions') || text.includes('createChatCompletion');
+}
+
+/** A source file by name: one of SOURCE_EXTENSIONS and not a declaration file, as TypeScript sees it. */
+function isSourceName(name: string): boolean {
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0 || !SOURCE_EXTENSION_SET.has(name.slice(dot))) return false;
+  // TypeScript's isDeclarationFileName: `.d.ts`, `.d.mts`, `.d.cts`, and `x.d.<ext>.ts`
+  // (declarations for arbitrary extensions, e.g. `styles.d.css.ts`).
+  if (/\.d\.[mc]?ts$/.test(name)) return false;
+  if (name.endsWith('.ts') && name.lastIndexOf('.d.') >= 0) return false;
+  return true;
+}
+
+function joinPath(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
+}
+
+function isInside(real: string, rootReal: string): boolean {
+  if (real === rootReal) return true;
+  const prefix = rootReal.endsWith(path.sep) ? rootReal : rootReal + path.sep;
+  return real.startsWith(prefix);
+}
+
+const ERROR_TEXT: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENOENT: 'no such file or directory',
+  ENOTDIR: 'not a directory',
+  EISDIR: 'is a directory',
+  ELOOP: 'too many levels of symbolic links',
+  EMFILE: 'too many open files',
+  EIO: 'input/output error',
+};
+
+function describeError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  if (e && typeof e.code === 'string') {
+    const text = ERROR_TEXT[e.code];
+    return text ? `${text} (${e.code})` : e.code;
+  }
+  return e instanceof Error ? e.message : String(err);
+}
+
+function errorCode(err: unknown): string | undefined {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** At most `max` tasks at a time; a finished task hands its slot straight to the next waiter. */
+function createLimiter(max: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (active < max) active++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// .gitignore, the way git applies it
+//
+// While walking, every directory we are in is known not to be excluded, so only the entry itself
+// has to be decided. git checks the `.gitignore` files from the deepest to the shallowest; within
+// one file the last matching pattern wins; the first file with a matching pattern decides.
+//
+// The `ignore` package also answers "ignored" when one of the path's parent directories is ignored
+// by the same file. That is right within one file, but wrong when a deeper `.gitignore` re-included
+// that directory (`generated/` at the top, `!generated/` in `pkg/`): git then matches the children
+// against the top file's patterns directly. For that rare case the level gets a copy of its rules
+// with anchored negations of the re-included directories appended, which restores direct matching.
+
+interface IgnoreLevel {
+  /** The `.gitignore` text. */
+  patterns: string;
+  ig: Ignore;
+  /** From the `.gitignore`'s directory to the current directory: `''` or `a/b/`. */
+  prefix: string;
+  /** Anchored negations of re-included directories (see above), when there are any. */
+  rescued: string[] | null;
+}
+
+/** Deepest level first. */
+type IgnoreContext = readonly IgnoreLevel[];
+
+const NO_MATCH = { ignored: false, unignored: false } as const;
+
+function testPath(ig: Ignore, rel: string): { ignored: boolean; unignored: boolean } {
+  try {
+    return ig.test(rel);
+  } catch {
+    // A name `ignore` refuses as a path cannot be matched by a pattern either.
+    return NO_MATCH;
+  }
+}
+
+function withIgnoreFile(ctx: IgnoreContext, text: string): IgnoreContext {
+  if (text.trim() === '') return ctx;
+  return [{ patterns: text, ig: ignore(IGNORE_OPTIONS).add(text), prefix: '', rescued: null }, ...ctx];
+}
+
+function isIgnored(ctx: IgnoreContext, name: string, isDir: boolean): boolean {
+  for (const level of ctx) {
+    const result = testPath(level.ig, level.prefix + name + (isDir ? '/' : ''));
+    if (result.ignored) return true;
+    if (result.unignored) return false;
+  }
+  return false;
+}
+
+/** Escape a path so that a gitignore pattern matches it literally. */
+function escapePattern(rel: string): string {
+  return rel.replace(/[\\*?[\]!# ]/g, '\\$&');
+}
+
+/** The context inside the child directory `name` (which the walk decided to enter). */
+function descend(ctx: IgnoreContext, name: string): IgnoreContext {
+  if (ctx.length === 0) return ctx;
+  return ctx.map((level) => {
+    const prefix = level.prefix + name + '/';
+    if (!testPath(level.ig, prefix).ignored) return { ...level, prefix };
+    const rescued = [...(level.rescued ?? []), '!/' + escapePattern(prefix)];
+    return { patterns: level.patterns, ig: ignore(IGNORE_OPTIONS).add(level.patterns).add(rescued), prefix, rescued };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Discovery
+
+interface PendingLink {
+  abs: string;
+  name: string;
+  /** The ignore context of the directory the link is in. */
+  ctx: IgnoreContext;
+}
+
+interface WalkState {
+  cwd: string;
+  limit: <T>(task: () => Promise<T>) => Promise<T>;
+  errors: DiscoveryError[];
+  /** real path → first path found */
+  files: Map<string, string>;
+  /** real paths of directories entered (or claimed to be entered) */
+  visited: Set<string>;
+  /** symlinks (and entries of unknown type) to resolve once the plain walk is done */
+  pending: PendingLink[];
+  /** real paths of the roots: a symlink is followed only to inside one of these */
+  rootReals: string[];
+}
+
+function addFile(state: WalkState, abs: string, real: string): void {
+  if (!state.files.has(real)) state.files.set(real, abs);
+}
+
+function addError(state: WalkState, abs: string, message: string): void {
+  state.errors.push({ file: relativePath(state.cwd, abs), message });
+}
+
+async function readIgnoreFile(state: WalkState, file: string, missingIsFine: boolean): Promise<string | undefined> {
+  try {
+    return await state.limit(() => fsp.readFile(file, 'utf8'));
+  } catch (err) {
+    const code = errorCode(err);
+    if (missingIsFine && (code === 'ENOENT' || code === 'ENOTDIR')) return undefined;
+    if (code === 'EISDIR') return undefined;
+    addError(state, file, `cannot read ignore file: ${describeError(err)}`);
+    return undefined;
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fsp.lstat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The `.gitignore` rules of the root's ancestors, from the git work-tree top (the nearest
+ * ancestor, or the root itself, containing `.git`) down to the root's parent. None without `.git`.
+ */
+async function ancestorContext(state: WalkState, rootAbs: string): Promise<IgnoreContext> {
+  const chain: string[] = []; // rootAbs, parent, grandparent, … up to the top
+  let dir = rootAbs;
+  for (;;) {
+    chain.push(dir);
+    if (await exists(joinPath(dir, '.git'))) break;
+    const parent = path.dirname(dir);
+    if (parent === dir) return [];
+    dir = parent;
+  }
+  let ctx: IgnoreContext = [];
+  // From the top down to the root's parent; the root's own .gitignore is read by the walk.
+  for (let i = chain.length - 1; i >= 1; i--) {
+    const text = await readIgnoreFile(state, joinPath(chain[i], '.gitignore'), true);
+    if (text !== undefined) ctx = withIgnoreFile(ctx, text);
+    ctx = descend(ctx, path.basename(chain[i - 1]));
+  }
+  return ctx;
+}
+
+function hasKnownType(entry: Dirent): boolean {
+  return (
+    entry.isFile() || entry.isDirectory() || entry.isSymbolicLink() || entry.isFIFO() ||
+    entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice()
+  );
+}
+
+async function walkDir(state: WalkState, abs: string, real: string, inherited: IgnoreContext): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await state.limit(() => fsp.readdir(abs, { withFileTypes: true }));
+  } catch (err) {
+    addError(state, abs, `cannot read directory: ${describeError(err)}`);
+    return;
+  }
+
+  let ctx = inherited;
+  let hasGitignore = false;
+  for (const entry of entries) {
+    // A nested work tree (submodule, vendored repo): git does not apply outer .gitignore files to it.
+    if (entry.name === '.git') ctx = [];
+    else if (entry.name === '.gitignore' && !entry.isDirectory()) hasGitignore = true;
+  }
+  if (hasGitignore) {
+    const text = await readIgnoreFile(state, joinPath(abs, '.gitignore'), true);
+    if (text !== undefined) ctx = withIgnoreFile(ctx, text);
+  }
+
+  const subdirs: string[] = [];
+  for (const entry of entries) {
+    const name = entry.name;
+    if (entry.isFile()) {
+      if (isSourceName(name) && !isIgnored(ctx, name, false)) addFile(state, joinPath(abs, name), joinPath(real, name));
+    } else if (entry.isDirectory()) {
+      if (!IGNORED_DIR_SET.has(name) && !isIgnored(ctx, name, true)) subdirs.push(name);
+    } else if (entry.isSymbolicLink() || !hasKnownType(entry)) {
+      if (!IGNORED_DIR_SET.has(name)) state.pending.push({ abs: joinPath(abs, name), name, ctx });
+    }
+  }
+
+  await Promise.all(
+    subdirs.map((name) => {
+      const childReal = joinPath(real, name);
+      if (state.visited.has(childReal)) return undefined;
+      state.visited.add(childReal);
+      return walkDir(state, joinPath(abs, name), childReal, descend(ctx, name));
+    }),
+  );
+}
+
+type Resolved = { stats: Stats; real: string } | { error: unknown };
+
+/**
+ * Resolve the symlinks found so far, in rounds. Claims are made in path order before any walking,
+ * so the outcome (which path reports a file reachable twice) does not depend on timing.
+ */
+async function followLinks(state: WalkState): Promise<void> {
+  while (state.pending.length > 0) {
+    const batch = state.pending.sort((a, b) => (a.abs < b.abs ? -1 : a.abs > b.abs ? 1 : 0));
+    state.pending = [];
+    const resolved = await Promise.all(
+      batch.map((link) =>
+        state.limit(async (): Promise<Resolved> => {
+          try {
+            const stats = await fsp.stat(link.abs);
+            return { stats, real: await fsp.realpath(link.abs) };
+          } catch (error) {
+            return { error };
+          }
+        }),
+      ),
+    );
+    const walks: Array<Promise<void>> = [];
+    batch.forEach((link, i) => {
+      const r = resolved[i];
+      if ('error' in r) {
+        const code = errorCode(r.error);
+        // Dangling links and link cycles are not source files; nothing to report.
+        if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'ELOOP') {
+          addError(state, link.abs, `cannot follow symbolic link: ${describeError(r.error)}`);
+        }
+        return;
+      }
+      if (!state.rootReals.some((rootReal) => isInside(r.real, rootReal))) return;
+      if (r.stats.isDirectory()) {
+        if (isIgnored(link.ctx, link.name, true) || state.visited.has(r.real)) return;
+        state.visited.add(r.real);
+        walks.push(walkDir(state, link.abs, r.real, descend(link.ctx, link.name)));
+      } else if (r.stats.isFile()) {
+        if (isSourceName(link.name) && !isIgnored(link.ctx, link.name, false)) addFile(state, link.abs, r.real);
+      }
+    });
+    await Promise.all(walks);
+  }
+}
+
+/**
+ * Every source file under `roots` (relative to `cwd`, or absolute), after default ignores and
+ * `.gitignore` rules; absolute paths, sorted, each file once. A missing root is a UsageError.
+ */
+export async function discoverFiles(roots: string[], cwd: string): Promise<Discovery> {
+  const state: WalkState = {
+    cwd,
+    limit: createLimiter(CONCURRENCY),
+    errors: [],
+    files: new Map(),
+    visited: new Set(),
+    pending: [],
+    rootReals: [],
+  };
+
+  const fileRoots: Array<{ abs: string; real: string }> = [];
+  const dirRoots: Array<{ abs: string; real: string }> = [];
+  for (const given of roots) {
+    const abs = path.resolve(cwd, given);
+    let stats: Stats;
+    let real: string;
+    try {
+      stats = await fsp.stat(abs);
+      real = await fsp.realpath(abs);
+    } catch (err) {
+      const code = errorCode(err);
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`path not found: ${given}`);
+      addError(state, abs, `cannot read path: ${describeError(err)}`);
+      continue;
+    }
+    state.rootReals.push(real);
+    if (stats.isDirectory()) dirRoots.push({ abs, real });
+    else if (stats.isFile()) fileRoots.push({ abs, real });
+  }
+
+  // A file named as a root is wanted even if a .gitignore excludes it.
+  for (const root of fileRoots) {
+    if (isSourceName(path.basename(root.abs))) addFile(state, root.abs, root.real);
+  }
+
+  // Outer roots first (stable), so that a nested root is walked with its outer root's context.
+  const ordered = dirRoots
+    .map((root, index) => ({ ...root, index }))
+    .sort((a, b) => a.real.length - b.real.length || a.index - b.index);
+  for (const root of ordered) {
+    if (state.visited.has(root.real)) continue;
+    state.visited.add(root.real);
+    // A directory named as a root is walked even if its name is a default ignore or a
+    // .gitignore excludes it; what is below it follows the usual rules.
+    const ctx = await ancestorContext(state, root.abs);
+    await walkDir(state, root.abs, root.real, ctx);
+  }
+
+  await followLinks(state);
+
+  const files = [...state.files.values()].sort();
+  const errors = state.errors.sort((a, b) =>
+    a.file < b.file ? -1 : a.file > b.file ? 1 : a.message < b.message ? -1 : a.message > b.message ? 1 : 0,
+  );
+  return { files, errors };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The callback readFile is 2-3x faster than fs.promises.readFile on many small files (Node 20). */
+const readFileFast = promisify(readFileCallback) as (file: string) => Promise<Buffer>;
+
+function hasUtf8Bom(buf: Buffer): boolean {
+  return buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
+}
+
+/**
+ * Read every file once (at most CONCURRENCY at a time) and keep those passing the prefilter,
+ * in the order given. `read` counts the files actually read.
+ */
+export async function readCandidates(files: string[], cwd: string): Promise<ReadResult> {
+  const slots: Array<SourceText | DiscoveryError | undefined> = new Array(files.length);
+  let read = 0;
+  let next = 0;
+
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      const index = next++;
+      const file = files[index];
+      let buf: Buffer;
+      try {
+        buf = await readFileFast(file);
+      } catch (err) {
+        slots[index] = { file: relativePath(cwd, file), message: `cannot read file: ${describeError(err)}` };
+        continue;
+      }
+      read++;
+      const bom = hasUtf8Bom(buf);
+      const body = bom ? buf.subarray(3) : buf;
+      if (body.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+        // Binary (e.g. an MPEG transport stream named .ts): silent unless it looks like it matters.
+        if (mayContainCallSite(body.toString('latin1'))) slots[index] = { file: relativePath(cwd, file), message: 'binary file' };
+        continue;
+      }
+      let text: string;
+      try {
+        text = utf8.decode(body);
+      } catch {
+        slots[index] = { file: relativePath(cwd, file), message: 'not valid UTF-8' };
+        continue;
+      }
+      if (mayContainCallSite(text)) slots[index] = { path: file, text, bom };
+    }
+  };
+
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
+
+  const candidates: SourceText[] = [];
+  const errors: DiscoveryError[] = [];
+  for (const slot of slots) {
+    if (slot === undefined) continue;
+    if ('text' in slot) candidates.push(slot);
+    else errors.push(slot);
+  }
+  return { candidates, errors, read };
+}

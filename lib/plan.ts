@@ -1,0 +1,128 @@
+/**
+ * The Plan: what the scanner decided, per site, in a form the transforms can execute without
+ * deciding anything again. Every edit names the rule that asks for it and anchors to source
+ * offsets (BOM stripped) of the file it applies to; transforms find the node with that range.
+ */
+import type { SiteRecord } from './report/model.js';
+
+interface Anchor {
+  /** Absolute path of the file the edit applies to (a V-LOCAL definition may live elsewhere). */
+  file: string;
+  start: number;
+  end: number;
+  /** Spec rule id this edit implements. */
+  rule: string;
+}
+
+/** `X.chat.completions.create` → `X.responses.create` (A-CREATE, A-PARSE, A-STREAM, A-BETA). */
+export interface CalleeEdit extends Anchor {
+  op: 'callee';
+  method: 'create' | 'parse' | 'stream';
+  /** Set when the receiver was a local chat resource (`chat.completions.create` → `client.responses.create`). */
+  receiverText?: string;
+}
+
+/** A params object literal: map every key per the R- table. Only the top-level object gets `store`. */
+export interface RequestEdit extends Anchor {
+  op: 'request';
+  addStore: boolean;
+  /** Hoist the leading system/developer message into `instructions` (M-SYSTEM). */
+  hoistSystem: boolean;
+}
+
+/** An array literal of messages, or one message object (pushed): rewrite content parts and drop `name`. */
+export interface MessagesEdit extends Anchor {
+  op: 'messages' | 'message';
+}
+
+/** Replace a read chain `root.a[0].b` by `root.x.y` (O- rules). `tail` empty = the root itself. */
+export interface ChainEdit extends Anchor {
+  op: 'chain';
+  rootStart: number;
+  rootEnd: number;
+  tail: ChainLink[];
+  /** Replace the root by this text (O-BIND fresh identifier), instead of keeping it. */
+  rootText?: string;
+}
+
+/** One `.name` of a rewritten chain: `?.name` when optional, followed by `!` when nonNull. */
+export interface ChainLink {
+  name: string;
+  optional: boolean;
+  nonNull: boolean;
+}
+
+/** `a ?? b` → `a || b` when `a` was nullable content that is now `''` (O-CONTENT-NULL). */
+export interface OperatorEdit extends Anchor {
+  op: 'operator';
+  to: '||';
+}
+
+/** Rename one identifier or property-name token (usage fields, `created`). */
+export interface RenameEdit extends Anchor {
+  op: 'rename';
+  to: string;
+}
+
+/** Replace an expression by a literal or short source text (`null` → `''`, `'chat.completion'` → `'response'`). */
+export interface ReplaceEdit extends Anchor {
+  op: 'replace';
+  text: string;
+}
+
+/** `r.choices[0].finish_reason === 'length'` → the O-FINISH condition over `root`. */
+export interface FinishEdit extends Anchor {
+  op: 'finish';
+  rootStart: number;
+  rootEnd: number;
+  value: 'stop' | 'length' | 'content_filter' | 'tool_calls';
+  negate: boolean;
+  rootText?: string;
+}
+
+/** Replace a type reference by a Responses type, importing it when needed (H-TYPES). */
+export interface RetypeEdit extends Anchor {
+  op: 'retype';
+  /** Replacement type text, e.g. `ResponseCreateParamsNonStreaming` or `OpenAI.Responses.Response`. */
+  to: string;
+  /** Named type import to ensure, when `to` is a bare name. */
+  importName?: string;
+  importFrom?: string;
+}
+
+/** A destructuring pattern replaced by a fresh identifier (O-BIND `const { choices } = …`). */
+export interface PatternEdit extends Anchor {
+  op: 'pattern';
+  text: string;
+}
+
+/** `zodResponseFormat(S, 'n')` → `zodTextFormat(S, 'n')` and the like, with the import fixed (H-ZOD*). */
+export interface HelperCallEdit extends Anchor {
+  op: 'helper-call';
+  from: string;
+  to: string;
+  module: string;
+}
+
+export type Edit =
+  | CalleeEdit | RequestEdit | MessagesEdit | ChainEdit | RenameEdit | ReplaceEdit | FinishEdit | RetypeEdit
+  | PatternEdit | HelperCallEdit | OperatorEdit;
+
+export interface SitePlan {
+  record: SiteRecord;
+  /** Absolute path of the file holding the call. */
+  file: string;
+  /** Offset of the call expression and of the statement that holds it (markers go above it). */
+  callStart: number;
+  statementStart: number;
+  /** Sites that must migrate together (G-UNIT) share this id. */
+  unit: number;
+  /** Rewrites to apply when the site is migrated. */
+  edits: Edit[];
+}
+
+export interface FilePlan {
+  /** Absolute path. */
+  file: string;
+  sites: SitePlan[];
+}

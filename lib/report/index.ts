@@ -1,0 +1,35 @@
+/** Render a Report in one of the output formats, and pick the format of a `--report` file. */
+import type { OutputFormat } from '../options.js';
+import type { Report } from './model.js';
+import { renderJson } from './json.js';
+import { renderMarkdown } from './markdown.js';
+import { renderSarif } from './sarif.js';
+import { renderText } from './text.js';
+
+export { renderJson, renderMarkdown, renderSarif, renderText };
+export { summarize } from './summary.js';
+
+export function render(report: Report, format: OutputFormat, opts: { color: boolean }): string {
+  switch (format) {
+    case 'text': return renderText(report, opts);
+    case 'json': return renderJson(report);
+    case 'markdown': return renderMarkdown(report);
+    case 'sarif': return renderSarif(report);
+    default: {
+      const never: never = format;
+      throw new Error(`unknown report format: ${String(never)}`);
+    }
+  }
+}
+
+/** The format of a report file, from its extension (case-insensitive). */
+export function formatForFile(file: string): OutputFormat {
+  const name = file.toLowerCase();
+  if (name.endsWith('.sarif') || name.endsWith('.sarif.json')) return 'sarif';
+  if (name.endsWith('.json')) return 'json';
+  if (name.endsWith('.md') || name.endsWith('.markdown')) return 'markdown';
+  if (name.endsWith('.txt')) return 'text';
+  throw new Error(
+    `cannot tell the report format of "${file}" from its extension: use .json, .md (or .markdown), .sarif (or .sarif.json) or .txt`,
+  );
+}

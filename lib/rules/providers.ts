@@ -1,0 +1,27 @@
+/**
+ * Provider facts as data (MIGRATION-SPEC §7): which hosts are OpenAI, what an Azure v1 or legacy
+ * URL looks like, which client options do not change the provider, which model names hint at
+ * another vendor.
+ */
+
+export const OPENAI_HOST = 'api.openai.com';
+
+/** The SDK's own default, spelled out: `process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1'`. */
+export const SDK_BASE_URL_ENV = 'OPENAI_BASE_URL';
+export const SDK_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/** Azure OpenAI v1 endpoint path (P-AZURE-V1). */
+export const AZURE_V1_SUFFIX = /\/openai\/v1\/?$/;
+/** Azure deployments path (P-AZURE-LEGACY). */
+export const AZURE_DEPLOYMENTS = '/openai/deployments/';
+
+/** Client option keys that change where requests go. Everything else (apiKey, timeout…) does not. */
+export const PROVIDER_OPTION_KEYS = ['baseURL', 'provider', 'dataResidency', 'defaultQuery'] as const;
+
+/** P-MODEL-HINT: a literal model of another vendor's family behind a default client. */
+export const FOREIGN_MODEL_HINT = /^(gemini|llama|meta-llama|mixtral|mistral|codestral|deepseek|claude|qwen|command-r|grok|phi-|gemma|sonar)/i;
+
+export function isOpenAIHost(host: string): boolean {
+  const h = host.toLowerCase();
+  return h === OPENAI_HOST || h.endsWith(`.${OPENAI_HOST}`);
+}

@@ -1,0 +1,109 @@
+/**
+ * The result-read table (MIGRATION-SPEC §4) as data: how each step of a read chain over a Chat
+ * result maps onto the Responses result. A chain is followed step by step from the value the call
+ * returns; a step that is not in the table is reported, never guessed.
+ *
+ * `choices[0]` and `message` have no Responses counterpart: they collapse into the response
+ * itself (O-CHOICES), so `r.choices[0].message.content` becomes `r.output_text`.
+ */
+
+/** The Chat shape a value has while a chain is followed. */
+export type Shape =
+  | 'completion' | 'choices' | 'choice' | 'message' | 'usage' | 'prompt-details' | 'completion-details'
+  | 'content' | 'parsed' | 'finish-reason' | 'leaf' | 'created' | 'object' | 'id';
+
+export type Step =
+  /** Follow to another shape; `path` is what this step contributes to the Responses chain. */
+  | { to: Shape; path: string[]; rule?: string; note?: string }
+  /** No equivalent: report `no-equivalent-result:<detail>`. */
+  | { report: 'no-equivalent-result' | 'legacy-functions' | 'not-yet'; detail: string };
+
+/** `[0]` / `.at(0)` / `[first] =` are spelled INDEX0 in the table. */
+export const INDEX0 = '#0';
+/** Anything else under `choices` (`[i]`, `.map`, iteration). */
+export const ANY = '*';
+
+export const RESULT_STEPS: Readonly<Record<Shape, Readonly<Record<string, Step>>>> = {
+  completion: {
+    choices: { to: 'choices', path: [] },
+    usage: { to: 'usage', path: ['usage'], rule: 'O-USAGE' },
+    id: { to: 'id', path: ['id'], rule: 'O-META' },
+    model: { to: 'leaf', path: ['model'], rule: 'O-META' },
+    service_tier: { to: 'leaf', path: ['service_tier'], rule: 'O-META' },
+    _request_id: { to: 'leaf', path: ['_request_id'], rule: 'H-RAW' },
+    created: { to: 'created', path: ['created_at'], rule: 'O-META' },
+    object: { to: 'object', path: ['object'], rule: 'O-META' },
+    system_fingerprint: { report: 'no-equivalent-result', detail: 'system_fingerprint' },
+  },
+  choices: {
+    [INDEX0]: { to: 'choice', path: [], rule: 'O-CHOICES' },
+    length: { to: 'leaf', path: ['output', 'length'], rule: 'O-CHOICES', note: 'choices.length became output.length, which counts every output item (reasoning, messages, tool calls).' },
+    [ANY]: { report: 'no-equivalent-result', detail: 'choices' },
+  },
+  choice: {
+    message: { to: 'message', path: [] },
+    finish_reason: { to: 'finish-reason', path: [] },
+    logprobs: { report: 'no-equivalent-result', detail: 'logprobs' },
+    index: { report: 'no-equivalent-result', detail: 'choices[0].index' },
+  },
+  message: {
+    content: { to: 'content', path: ['output_text'], rule: 'O-CONTENT' },
+    parsed: { to: 'parsed', path: ['output_parsed'], rule: 'O-PARSED' },
+    role: { report: 'no-equivalent-result', detail: 'message.role' },
+    refusal: { report: 'no-equivalent-result', detail: 'message.refusal' },
+    annotations: { report: 'no-equivalent-result', detail: 'message.annotations' },
+    audio: { report: 'no-equivalent-result', detail: 'message.audio' },
+    function_call: { report: 'legacy-functions', detail: 'message.function_call' },
+    tool_calls: { report: 'not-yet', detail: 'message.tool_calls' },
+  },
+  usage: {
+    prompt_tokens: { to: 'leaf', path: ['input_tokens'], rule: 'O-USAGE' },
+    completion_tokens: { to: 'leaf', path: ['output_tokens'], rule: 'O-USAGE' },
+    total_tokens: { to: 'leaf', path: ['total_tokens'], rule: 'O-USAGE' },
+    prompt_tokens_details: { to: 'prompt-details', path: ['input_tokens_details'], rule: 'O-USAGE' },
+    completion_tokens_details: { to: 'completion-details', path: ['output_tokens_details'], rule: 'O-USAGE' },
+  },
+  'prompt-details': {
+    cached_tokens: { to: 'leaf', path: ['cached_tokens'], rule: 'O-USAGE' },
+    audio_tokens: { report: 'no-equivalent-result', detail: 'usage.prompt_tokens_details.audio_tokens' },
+  },
+  'completion-details': {
+    reasoning_tokens: { to: 'leaf', path: ['reasoning_tokens'], rule: 'O-USAGE' },
+    audio_tokens: { report: 'no-equivalent-result', detail: 'usage.completion_tokens_details.audio_tokens' },
+    accepted_prediction_tokens: { report: 'no-equivalent-result', detail: 'usage.completion_tokens_details.accepted_prediction_tokens' },
+    rejected_prediction_tokens: { report: 'no-equivalent-result', detail: 'usage.completion_tokens_details.rejected_prediction_tokens' },
+  },
+  content: {},
+  parsed: {},
+  'finish-reason': {},
+  leaf: {},
+  created: {},
+  object: {},
+  id: {},
+};
+
+/** Shapes whose value is an object with no Responses counterpart of the same shape. */
+export const OBJECT_SHAPES = new Set<Shape>(['completion', 'choices', 'choice', 'message', 'usage', 'prompt-details', 'completion-details']);
+
+/** O-FINISH: the Chat finish reasons that have a Responses condition. */
+export const FINISH_VALUES = ['stop', 'length', 'content_filter', 'tool_calls'] as const;
+
+/** O-FINISH conditions over a response expression `R`. */
+export const FINISH_CONDITIONS: Readonly<Record<(typeof FINISH_VALUES)[number], string>> = {
+  stop: "R.status === 'completed' && !R.output.some((i) => i.type === 'function_call')",
+  tool_calls: "R.status === 'completed' && R.output.some((i) => i.type === 'function_call')",
+  length: "R.status === 'incomplete' && R.incomplete_details?.reason === 'max_output_tokens'",
+  content_filter: "R.status === 'incomplete' && R.incomplete_details?.reason === 'content_filter'",
+};
+
+/** Chat types and their Responses replacements (H-TYPES), with where the replacement comes from. */
+export const TYPE_RENAMES: Readonly<Record<string, { to: string | null; module: string }>> = {
+  ChatCompletion: { to: 'Response', module: 'openai/resources/responses/responses' },
+  ParsedChatCompletion: { to: 'ParsedResponse', module: 'openai/resources/responses/responses' },
+  ChatCompletionCreateParams: { to: 'ResponseCreateParams', module: 'openai/resources/responses/responses' },
+  ChatCompletionCreateParamsBase: { to: 'ResponseCreateParamsBase', module: 'openai/resources/responses/responses' },
+  ChatCompletionCreateParamsNonStreaming: { to: 'ResponseCreateParamsNonStreaming', module: 'openai/resources/responses/responses' },
+  ChatCompletionCreateParamsStreaming: { to: 'ResponseCreateParamsStreaming', module: 'openai/resources/responses/responses' },
+  CompletionUsage: { to: 'ResponseUsage', module: 'openai/resources/responses/responses' },
+  ChatCompletionMessage: { to: null, module: '' },
+};

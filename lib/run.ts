@@ -1,0 +1,127 @@
+/**
+ * The programmatic API: run(options) → the Report (and, in a dry run, the diffs). The CLI is one
+ * caller; tests are another. Nothing here prints or exits.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { discoverFiles, readCandidates, relativePath, UsageError } from './files.js';
+import type { Options } from './options.js';
+import { SCHEMA_VERSION, type Report, type SiteRecord } from './report/model.js';
+import { summarize } from './report/summary.js';
+import { parseAllowList } from './scan/context.js';
+import { scan } from './scan/index.js';
+import { VERSION } from './version.js';
+
+export { UsageError };
+
+export interface FileDiff {
+  /** Relative to cwd. */
+  file: string;
+  /** Unified diff text. */
+  patch: string;
+}
+
+export interface RunResult {
+  report: Report;
+  diffs: FileDiff[];
+}
+
+export async function run(options: Options): Promise<RunResult> {
+  let allow;
+  try {
+    allow = parseAllowList(options.allowBaseUrls);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const tsconfig = findTsconfig(options);
+  if (!options.dryRun) {
+    throw new UsageError('writing files is not implemented yet: run with --dry-run to see the inventory and what would change');
+  }
+  const discovery = await discoverFiles(options.paths, options.cwd);
+  const read = await readCandidates(discovery.files, options.cwd);
+  const warnings: string[] = [];
+  if (read.candidates.length === 0) {
+    warnings.push(`no files that import or require \`openai\` under ${options.paths.map(shown).join(', ')}`);
+  }
+  const result = read.candidates.length
+    ? scan({
+        candidates: read.candidates.map((c) => ({ path: c.path, text: c.text })),
+        cwd: options.cwd,
+        tsconfig,
+        allow,
+        only: options.only,
+        skip: options.skip,
+      })
+    : { plans: [], notices: [], errors: [], warnings: [], typeAware: false };
+  warnings.push(...result.warnings, ...sdkVersionWarnings(options));
+  const sites: SiteRecord[] = result.plans.flatMap((p) => p.sites.map((s) => s.record));
+  const errors = [...discovery.errors, ...read.errors, ...result.errors];
+  const report: Report = {
+    tool: 'migrate-responses',
+    version: VERSION,
+    schemaVersion: SCHEMA_VERSION,
+    dryRun: options.dryRun,
+    roots: options.paths.map(shown),
+    summary: summarize(sites, discovery.files.length, errors),
+    sites,
+    notices: result.notices,
+    errors,
+    warnings,
+    changedFiles: [],
+  };
+  return { report, diffs: [] };
+}
+
+/** `./src` as the user wrote it, without a trailing slash. */
+function shown(p: string): string {
+  return p.replace(/[\\/]+$/, '') || p;
+}
+
+/** `--tsconfig`, or a tsconfig.json sitting at one of the roots. */
+function findTsconfig(options: Options): string | undefined {
+  if (options.tsconfig) {
+    const file = path.resolve(options.cwd, options.tsconfig);
+    if (!existsSync(file)) throw new UsageError(`tsconfig not found: ${options.tsconfig}`);
+    return file;
+  }
+  for (const root of options.paths) {
+    const dir = path.resolve(options.cwd, root);
+    try {
+      if (!statSync(dir).isDirectory()) continue;
+    } catch {
+      continue; // a missing root is reported by discovery
+    }
+    const candidate = path.join(dir, 'tsconfig.json');
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** H-BETA: a project that declares openai below 6 gets rewritten code verified on 6 and 7 only. */
+function sdkVersionWarnings(options: Options): string[] {
+  const seen = new Set<string>();
+  for (const root of options.paths) {
+    let dir = path.resolve(options.cwd, root);
+    for (let i = 0; i < 8; i++) {
+      const pkgFile = path.join(dir, 'package.json');
+      if (!seen.has(pkgFile) && existsSync(pkgFile)) {
+        seen.add(pkgFile);
+        try {
+          const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as Record<string, Record<string, string> | undefined>;
+          const range = pkg.dependencies?.openai ?? pkg.devDependencies?.openai ?? pkg.peerDependencies?.openai;
+          const major = range ? Number(/(\d+)/.exec(range)?.[1]) : NaN;
+          if (!Number.isNaN(major) && major < 6) {
+            return [`${relativePath(options.cwd, pkgFile)} declares openai ${range}: the rewritten code targets client.responses and helpers verified on openai 6.49 and 7.59 only (H-BETA); upgrade the SDK first.`];
+          }
+        } catch {
+          // an unreadable package.json says nothing about the SDK version
+        }
+        break;
+      }
+      const up = path.dirname(dir);
+      if (up === dir) break;
+      dir = up;
+    }
+  }
+  return [];
+}

@@ -1,0 +1,216 @@
+/**
+ * Small helpers over the raw TypeScript AST (through ts-morph's bundled compiler).
+ * The scanner works on compiler nodes directly: it is faster than wrapping every node, and the
+ * offsets it records are the same character offsets the jscodeshift transforms see.
+ */
+import { ts } from 'ts-morph';
+
+export { ts };
+
+/** Strip the wrappers that do not change a value: parentheses, `!`, `as`, `satisfies`, `<T>x`. */
+export function unwrap(node: ts.Expression): ts.Expression {
+  let current = node;
+  for (;;) {
+    if (
+      ts.isParenthesizedExpression(current) ||
+      ts.isNonNullExpression(current) ||
+      ts.isAsExpression(current) ||
+      ts.isSatisfiesExpression(current) ||
+      ts.isTypeAssertionExpression(current)
+    ) {
+      current = current.expression;
+    } else {
+      return current;
+    }
+  }
+}
+
+/** Climb from an expression through the wrappers that `unwrap` strips. */
+export function climbWrappers(node: ts.Node): ts.Node {
+  let current = node;
+  while (
+    current.parent &&
+    (ts.isParenthesizedExpression(current.parent) ||
+      ts.isNonNullExpression(current.parent) ||
+      ts.isAsExpression(current.parent) ||
+      ts.isSatisfiesExpression(current.parent) ||
+      ts.isTypeAssertionExpression(current.parent))
+  ) {
+    current = current.parent;
+  }
+  return current;
+}
+
+/** The static text of a string literal or a template without substitutions. */
+export function stringValue(node: ts.Node | undefined): string | undefined {
+  if (!node) return undefined;
+  const inner = ts.isExpression(node) ? unwrap(node) : node;
+  if (ts.isStringLiteral(inner) || ts.isNoSubstitutionTemplateLiteral(inner)) return inner.text;
+  return undefined;
+}
+
+export function numberValue(node: ts.Node | undefined): number | undefined {
+  if (!node) return undefined;
+  const inner = ts.isExpression(node) ? unwrap(node) : node;
+  if (ts.isNumericLiteral(inner)) return Number(inner.text);
+  if (ts.isPrefixUnaryExpression(inner) && inner.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(inner.operand)) {
+    return -Number(inner.operand.text);
+  }
+  return undefined;
+}
+
+export type Literal = { kind: 'string'; value: string } | { kind: 'number'; value: number } | { kind: 'boolean'; value: boolean } | { kind: 'null' } | { kind: 'undefined' };
+
+/** A primitive literal value, when the expression is one. */
+export function literalValue(node: ts.Expression | undefined): Literal | undefined {
+  if (!node) return undefined;
+  const inner = unwrap(node);
+  const s = stringValue(inner);
+  if (s !== undefined) return { kind: 'string', value: s };
+  const n = numberValue(inner);
+  if (n !== undefined) return { kind: 'number', value: n };
+  if (inner.kind === ts.SyntaxKind.TrueKeyword) return { kind: 'boolean', value: true };
+  if (inner.kind === ts.SyntaxKind.FalseKeyword) return { kind: 'boolean', value: false };
+  if (inner.kind === ts.SyntaxKind.NullKeyword) return { kind: 'null' };
+  if (ts.isIdentifier(inner) && inner.text === 'undefined') return { kind: 'undefined' };
+  if (ts.isVoidExpression(inner)) return { kind: 'undefined' };
+  return undefined;
+}
+
+/** The name of a property, method or element access when it is static. */
+export function propertyNameText(name: ts.PropertyName | ts.Expression | ts.MemberName | undefined): string | undefined {
+  if (!name) return undefined;
+  if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name)) return name.text;
+  if (ts.isStringLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name) || ts.isNumericLiteral(name)) return name.text;
+  if (ts.isComputedPropertyName(name)) return stringValue(name.expression);
+  return undefined;
+}
+
+/** `a.b` or `a['b']` or `a?.b`: the accessed name when static. */
+export function accessName(node: ts.Node): string | undefined {
+  if (ts.isPropertyAccessExpression(node)) return propertyNameText(node.name);
+  if (ts.isElementAccessExpression(node)) return stringValue(node.argumentExpression) ?? numberText(node.argumentExpression);
+  return undefined;
+}
+
+function numberText(node: ts.Expression): string | undefined {
+  const n = numberValue(node);
+  return n === undefined ? undefined : String(n);
+}
+
+export function isAccess(node: ts.Node): node is ts.PropertyAccessExpression | ts.ElementAccessExpression {
+  return ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node);
+}
+
+/** The token that names the accessed member (`create` in `a.create` or `a['create']`). */
+export function accessNameNode(node: ts.PropertyAccessExpression | ts.ElementAccessExpression): ts.Node {
+  return ts.isPropertyAccessExpression(node) ? node.name : node.argumentExpression;
+}
+
+/** The object literal's property with this static name (last one wins, like at run time). */
+export function findProperty(obj: ts.ObjectLiteralExpression, name: string): ts.ObjectLiteralElementLike | undefined {
+  let found: ts.ObjectLiteralElementLike | undefined;
+  for (const p of obj.properties) if (propertyNameText(p.name) === name) found = p;
+  return found;
+}
+
+/** The value expression of a property assignment or shorthand. */
+export function propertyValue(p: ts.ObjectLiteralElementLike | undefined): ts.Expression | undefined {
+  if (!p) return undefined;
+  if (ts.isPropertyAssignment(p)) return p.initializer;
+  if (ts.isShorthandPropertyAssignment(p)) return p.name;
+  return undefined;
+}
+
+export function isFunctionLike(node: ts.Node): node is ts.FunctionLikeDeclaration {
+  return (
+    ts.isFunctionDeclaration(node) ||
+    ts.isFunctionExpression(node) ||
+    ts.isArrowFunction(node) ||
+    ts.isMethodDeclaration(node) ||
+    ts.isConstructorDeclaration(node) ||
+    ts.isGetAccessorDeclaration(node) ||
+    ts.isSetAccessorDeclaration(node)
+  );
+}
+
+/** The nearest enclosing function, or the source file for module-level code. */
+export function enclosingScope(node: ts.Node): ts.FunctionLikeDeclaration | ts.SourceFile {
+  let current = node.parent;
+  while (current) {
+    if (isFunctionLike(current) || ts.isSourceFile(current)) return current;
+    current = current.parent;
+  }
+  return node.getSourceFile();
+}
+
+/** The statement that contains the node (where a marker comment goes). */
+export function enclosingStatement(node: ts.Node): ts.Node {
+  let current: ts.Node = node;
+  while (current.parent && !ts.isSourceFile(current.parent) && !ts.isBlock(current.parent) && !ts.isModuleBlock(current.parent) && !ts.isCaseClause(current.parent) && !ts.isDefaultClause(current.parent)) {
+    // a class member is the "statement" of a class body
+    if (ts.isClassLike(current.parent)) return current;
+    current = current.parent;
+  }
+  return current;
+}
+
+export function isInside(node: ts.Node, container: ts.Node): boolean {
+  return node.pos >= container.pos && node.end <= container.end;
+}
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/** 1-based line and column of an offset. */
+export function positionOf(sf: ts.SourceFile, offset: number): Position {
+  const lc = sf.getLineAndCharacterOfPosition(offset);
+  return { line: lc.line + 1, column: lc.character + 1 };
+}
+
+export function startOf(node: ts.Node): number {
+  return node.getStart(undefined, false);
+}
+
+/** One-line, shortened source text for messages and evidence. */
+export function shortText(node: ts.Node, max = 60): string {
+  const text = node.getText().replace(/\s+/g, ' ').trim();
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** Walk every descendant, depth first; return false from the visitor to skip a subtree. */
+export function walk(node: ts.Node, visit: (n: ts.Node) => boolean | void): void {
+  const recurse = (n: ts.Node): void => {
+    if (visit(n) === false) return;
+    ts.forEachChild(n, recurse);
+  };
+  ts.forEachChild(node, recurse);
+}
+
+/** The variable declaration whose name is exactly this identifier, if any. */
+export function declarationOfName(id: ts.Identifier): ts.VariableDeclaration | undefined {
+  return ts.isVariableDeclaration(id.parent) && id.parent.name === id ? id.parent : undefined;
+}
+
+/** True when the variable declaration is `const`, or `let`/`var` never assigned again (checked by the caller). */
+export function isConstDeclaration(decl: ts.VariableDeclaration): boolean {
+  const list = decl.parent;
+  return ts.isVariableDeclarationList(list) && (list.flags & ts.NodeFlags.Const) !== 0;
+}
+
+export function isAssignmentOperator(kind: ts.SyntaxKind): boolean {
+  return kind >= ts.SyntaxKind.FirstAssignment && kind <= ts.SyntaxKind.LastAssignment;
+}
+
+/** `x = …`, `x ??= …`, `x++`…: true when this identifier occurrence is written to. */
+export function isWriteReference(id: ts.Node): boolean {
+  const node = climbWrappers(id);
+  const parent = node.parent;
+  if (!parent) return false;
+  if (ts.isBinaryExpression(parent) && parent.left === node && isAssignmentOperator(parent.operatorToken.kind)) return true;
+  if ((ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent)) &&
+    (parent.operator === ts.SyntaxKind.PlusPlusToken || parent.operator === ts.SyntaxKind.MinusMinusToken)) return true;
+  return false;
+}

@@ -1,0 +1,98 @@
+/** What every part of the scanner needs to know about the run. */
+import { relativePath } from '../files.js';
+import { ts } from './ast.js';
+
+export interface AllowList {
+  /** Lower-case origins (`https://host:port`). */
+  origins: Set<string>;
+  /** Environment variable names (`env:NAME` entries). */
+  envNames: Set<string>;
+}
+
+export function parseAllowList(entries: string[]): AllowList {
+  const origins = new Set<string>();
+  const envNames = new Set<string>();
+  for (const entry of entries) {
+    if (entry.startsWith('env:')) {
+      envNames.add(entry.slice(4));
+      continue;
+    }
+    try {
+      origins.add(new URL(entry).origin.toLowerCase());
+    } catch {
+      throw new Error(`--allow-base-url: "${entry}" is neither a URL (https://host) nor env:NAME`);
+    }
+  }
+  return { origins, envNames };
+}
+
+export interface ScanContext {
+  checker: ts.TypeChecker;
+  program: ts.Program;
+  typeAware: boolean;
+  cwd: string;
+  allow: AllowList;
+  /** Classes in project files that extend the given class. */
+  subclassesOf(cls: ts.ClassLikeDeclaration): ts.ClassLikeDeclaration[];
+}
+
+export const relativeFile = relativePath;
+
+/** `src/client.ts:3` for a node. */
+export function locationOf(ctx: Pick<ScanContext, 'cwd'>, node: ts.Node): string {
+  const sf = node.getSourceFile();
+  const { line } = sf.getLineAndCharacterOfPosition(node.getStart());
+  return `${relativeFile(ctx.cwd, sf.fileName)}:${line + 1}`;
+}
+
+export function isProjectFile(sf: ts.SourceFile): boolean {
+  return !sf.fileName.includes('/node_modules/') && !sf.isDeclarationFile;
+}
+
+/** Index `class X extends Y` across project files, built once per run. */
+export function buildSubclassIndex(program: ts.Program, checker: ts.TypeChecker): (cls: ts.ClassLikeDeclaration) => ts.ClassLikeDeclaration[] {
+  let index: Map<ts.Node, ts.ClassLikeDeclaration[]> | undefined;
+  const build = () => {
+    index = new Map();
+    for (const sf of program.getSourceFiles()) {
+      if (!isProjectFile(sf) || !sf.text.includes('extends')) continue;
+      const visit = (node: ts.Node): void => {
+        if (ts.isClassLike(node)) {
+          for (const clause of node.heritageClauses ?? []) {
+            if (clause.token !== ts.SyntaxKind.ExtendsKeyword) continue;
+            for (const t of clause.types) {
+              const base = resolveClass(checker, t.expression);
+              if (base) {
+                const list = index!.get(base) ?? [];
+                list.push(node);
+                index!.set(base, list);
+              }
+            }
+          }
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(sf);
+    }
+  };
+  return (cls) => {
+    if (!index) build();
+    const direct = index!.get(cls) ?? [];
+    return direct.flatMap((sub) => [sub, ...(index!.get(sub) ?? [])]);
+  };
+}
+
+/** The project class declaration an expression names (following imports), if any. */
+export function resolveClass(checker: ts.TypeChecker, expr: ts.Expression): ts.ClassLikeDeclaration | undefined {
+  let symbol = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(expr) ? expr.name : expr);
+  if (!symbol) return undefined;
+  if (symbol.flags & ts.SymbolFlags.Alias) {
+    try {
+      symbol = checker.getAliasedSymbol(symbol);
+    } catch {
+      return undefined;
+    }
+  }
+  const decl = symbol.declarations?.find((d) => ts.isClassLike(d));
+  return decl as ts.ClassLikeDeclaration | undefined;
+}

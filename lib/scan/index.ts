@@ -1,0 +1,328 @@
+/**
+ * The scanner: candidate files → sites with their kinds, client and outcome → the Plan.
+ * It is the single source of truth about what a call site is; transforms only execute the plan.
+ */
+import { KINDS, type Kind } from '../options.js';
+import type { FilePlan, SitePlan } from '../plan.js';
+import type { FileError, Note, Notice, Provider, SiteRecord, SiteStatus } from '../report/model.js';
+import { reasonMessage } from '../rules/reasons.js';
+import { FOREIGN_MODEL_HINT } from '../rules/providers.js';
+import { ts, positionOf, enclosingStatement, startOf, propertyNameText, propertyValue, stringValue, literalValue, unwrap } from './ast.js';
+import { type AllowList, type ScanContext, buildSubclassIndex, relativeFile } from './context.js';
+import { findSites, type FoundSite } from './find-sites.js';
+import { createScanProject, syntaxErrors, type CandidateText } from './project.js';
+import { ProviderResolver, type ReasonRef } from './provider.js';
+import { RequestAnalyzer } from './request.js';
+import { ResultAnalyzer } from './results.js';
+import { SiteAnalysis } from './site.js';
+import { TOOL_KEYS } from '../rules/request-params.js';
+
+export interface ScanInput {
+  candidates: CandidateText[];
+  cwd: string;
+  tsconfig?: string;
+  allow: AllowList;
+  only: Kind[];
+  skip: Kind[];
+}
+
+export interface ScanResult {
+  plans: FilePlan[];
+  notices: Notice[];
+  errors: FileError[];
+  warnings: string[];
+  typeAware: boolean;
+}
+
+export const IGNORE_MARKER = 'migrate-responses-ignore';
+
+interface Analysed {
+  found: FoundSite;
+  analysis: SiteAnalysis;
+  api: string;
+  provider: Provider;
+  evidence: string;
+  ignored: boolean;
+  sf: ts.SourceFile;
+}
+
+export function scan(input: ScanInput): ScanResult {
+  const project = createScanProject(input.candidates, input.tsconfig);
+  const ctx: ScanContext = {
+    checker: project.checker,
+    program: project.program,
+    typeAware: project.typeAware,
+    cwd: input.cwd,
+    allow: input.allow,
+    subclassesOf: buildSubclassIndex(project.program, project.checker),
+  };
+  const resolver = new ProviderResolver(ctx);
+  const errors: FileError[] = [];
+  const analysed: Analysed[] = [];
+  const mockFiles: string[] = [];
+  let assumedDefault = false;
+
+  for (const candidate of input.candidates) {
+    const sf = project.sourceFile(candidate.path);
+    if (!sf) continue;
+    const problems = syntaxErrors(sf);
+    if (problems.length) {
+      errors.push({ file: relativeFile(input.cwd, candidate.path), message: `syntax error: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}` });
+      continue;
+    }
+    let findings;
+    try {
+      findings = findSites(sf, ctx.checker);
+    } catch (err) {
+      errors.push({ file: relativeFile(input.cwd, candidate.path), message: `scanner failed: ${(err as Error).message}` });
+      continue;
+    }
+    if (findings.mocks.length) mockFiles.push(candidate.path);
+    const siteCalls = new Set<ts.Node>(findings.sites.map((s) => s.call));
+    for (const found of findings.sites) {
+      try {
+        const result = analyseSite(found, sf, ctx, resolver, (n) => siteCalls.has(n) || isChatCall(n));
+        if (!result) continue;
+        if (result.assumedDefault) assumedDefault = true;
+        analysed.push(result.site);
+      } catch (err) {
+        errors.push({ file: relativeFile(input.cwd, candidate.path), message: `scanner failed at ${positionText(sf, found.methodToken)}: ${(err as Error).message}` });
+      }
+    }
+  }
+
+  const plans = decide(analysed, input);
+  const anyMigrated = plans.some((p) => p.sites.some((s) => s.record.status === 'migrated'));
+  const notices: Notice[] = anyMigrated
+    ? mockFiles.map((file) => ({ file: relativeFile(input.cwd, file), code: 'test-mock', message: reasonMessage('test-mock') }))
+    : [];
+  const warnings: string[] = [];
+  if (assumedDefault) {
+    warnings.push('Clients built without a baseURL were assumed to reach api.openai.com (P-DEFAULT); the SDK reads OPENAI_BASE_URL at run time, so check it does not point elsewhere in your deployments.');
+  }
+  return { plans, notices, errors, warnings, typeAware: project.typeAware };
+}
+
+function positionText(sf: ts.SourceFile, node: ts.Node): string {
+  const p = positionOf(sf, startOf(node));
+  return `${p.line}:${p.column}`;
+}
+
+function isChatCall(n: ts.Node): boolean {
+  return ts.isCallExpression(n) && /\.completions\s*\.\s*(create|parse)\s*$/.test(n.expression.getText().replace(/\s+/g, ''));
+}
+
+function analyseSite(
+  found: FoundSite, sf: ts.SourceFile, ctx: ScanContext, resolver: ProviderResolver, isSite: (n: ts.Node) => boolean,
+): { site: Analysed; assumedDefault: boolean } | undefined {
+  const analysis = new SiteAnalysis(sf.fileName);
+  let provider: Provider = 'unknown';
+  let evidence = '';
+  let assumedDefault = false;
+  let api: string;
+  if (found.kind === 'sdk') {
+    api = `${found.beta ? 'beta.' : ''}chat.completions.${found.method}`;
+    if (found.receiver) {
+      const client = resolver.resolve(found.receiver);
+      if (client.foreign) return undefined; // another library's client (N05)
+      provider = client.provider;
+      evidence = client.evidence;
+      if (client.reason) analysis.reason(client.reason.code, client.reason.detail);
+      for (const n of client.notes) analysis.note(n.rule, n.level, n.message);
+      assumedDefault = client.isDefault;
+      if (found.chatAlias) analysis.share('chat', found.chatAlias);
+    } else {
+      evidence = found.receiverProblem ?? 'receiver not followed';
+    }
+    if (found.receiverProblem) analysis.reason('receiver-not-client', found.receiverProblem);
+    if (found.direct && ts.isCallExpression(found.call)) analyseSdkCall(found.call, found.method, analysis, ctx, isSite);
+    if (found.method === 'runTools' || found.method === 'runFunctions') {
+      analysis.kinds.add('tool-using');
+      analysis.reason('run-tools');
+    }
+    if (analysis.model && assumedDefault && FOREIGN_MODEL_HINT.test(analysis.model)) {
+      provider = 'unknown';
+      analysis.reason('provider-unknown', 'model-hint');
+    }
+    if (found.direct && ts.isCallExpression(found.call) && (found.method === 'create' || found.method === 'parse' || found.method === 'stream')) {
+      analysis.edit({
+        op: 'callee', rule: found.method === 'parse' ? 'A-PARSE' : found.method === 'stream' ? 'A-STREAM' : 'A-CREATE',
+        ...analysis.range(found.callee), method: found.method, receiverText: found.chatAlias && found.receiver ? found.receiver.getText() : undefined,
+      });
+    }
+  } else if (found.kind === 'http') {
+    api = 'http';
+    analysis.reason('raw-http');
+    const url = httpProvider(found.call);
+    provider = url.provider;
+    evidence = url.evidence;
+    if (found.body) kindsFromObject(found.body, analysis);
+  } else {
+    api = 'createChatCompletion';
+    analysis.reason('sdk-v3');
+    provider = 'openai';
+    evidence = `openai v3 OpenAIApi client in ${relativeFile(ctx.cwd, sf.fileName)}`;
+    const params = found.call.arguments[0] && unwrap(found.call.arguments[0]);
+    if (params && ts.isObjectLiteralExpression(params)) kindsFromObject(params, analysis);
+  }
+  if (analysis.kinds.size === 0) analysis.kinds.add('simple');
+  return { site: { found, analysis, api, provider, evidence, ignored: hasIgnoreMarker(sf, found), sf }, assumedDefault };
+}
+
+function analyseSdkCall(call: ts.CallExpression, method: string, analysis: SiteAnalysis, ctx: ScanContext, isSite: (n: ts.Node) => boolean): void {
+  if (method === 'runTools' || method === 'runFunctions') {
+    const params = call.arguments[0] && unwrap(call.arguments[0]);
+    if (params && ts.isObjectLiteralExpression(params)) {
+      const stream = literalValue(propertyValue(params.properties.find((p) => propertyNameText(p.name) === 'stream')));
+      if (stream?.kind === 'boolean' && stream.value) analysis.kinds.add('streaming');
+    }
+    return;
+  }
+  const request = new RequestAnalyzer(ctx, analysis).analyze(call, method);
+  if (method === 'parse') analysis.kinds.add('structured-output');
+  if (request.stream === 'yes' || method === 'stream') {
+    analysis.reason('not-supported-yet', 'stream consumers (S- rules)');
+    return;
+  }
+  if (request.stream === 'dynamic') return;
+  new ResultAnalyzer(ctx, analysis, isSite).analyze(call);
+}
+
+/** Kinds of a raw request body or a v3 params object (K- rules on the keys alone). */
+function kindsFromObject(obj: ts.ObjectLiteralExpression, analysis: SiteAnalysis): void {
+  for (const p of obj.properties) {
+    const key = propertyNameText(p.name);
+    if (!key) continue;
+    if (TOOL_KEYS.has(key)) analysis.kinds.add('tool-using');
+    if (key === 'stream') {
+      const v = literalValue(propertyValue(p));
+      if (!(v?.kind === 'boolean' && !v.value)) analysis.kinds.add('streaming');
+    }
+    if (key === 'response_format') {
+      const type = stringValue(propertyValue(ts.isPropertyAssignment(p) && ts.isObjectLiteralExpression(unwrap(p.initializer))
+        ? (unwrap(p.initializer) as ts.ObjectLiteralExpression).properties.find((q) => propertyNameText(q.name) === 'type') : undefined));
+      if (type !== 'text') analysis.kinds.add('structured-output');
+    }
+  }
+}
+
+function httpProvider(call: ts.CallExpression): { provider: Provider; evidence: string } {
+  const text = call.arguments[0]?.getText() ?? '';
+  const host = /https?:\/\/([^/'"`$]+)/.exec(text)?.[1];
+  if (!host) return { provider: 'unknown', evidence: `URL ${text.slice(0, 60)}` };
+  if (host === 'api.openai.com' || host.endsWith('.api.openai.com')) return { provider: 'openai', evidence: `raw request to ${host}` };
+  return { provider: 'other', evidence: `raw request to ${host}` };
+}
+
+/** `// migrate-responses-ignore` on the line above the statement or the call. */
+function hasIgnoreMarker(sf: ts.SourceFile, found: FoundSite): boolean {
+  const statement = enclosingStatement(found.call);
+  const lines = new Set<number>();
+  for (const node of [statement, found.call, found.methodToken]) {
+    const line = sf.getLineAndCharacterOfPosition(startOf(node)).line;
+    lines.add(line - 1);
+    lines.add(line);
+  }
+  const starts = sf.getLineStarts();
+  for (const line of lines) {
+    if (line < 0) continue;
+    const text = sf.text.slice(starts[line], starts[line + 1] ?? sf.text.length);
+    if (new RegExp(`//\\s*${IGNORE_MARKER}\\b`).test(text)) {
+      // on the call's own line, only a comment before the call counts as "above"
+      return true;
+    }
+  }
+  return false;
+}
+
+// ---- deciding the outcome ----------------------------------------------------------------------
+
+function decide(analysed: Analysed[], input: ScanInput): FilePlan[] {
+  const { units, unitOf } = unitsOf(analysed);
+  const status = new Map<Analysed, SiteStatus>();
+  const reasons = new Map<Analysed, ReasonRef[]>();
+  for (const a of analysed) {
+    reasons.set(a, [...a.analysis.reasons]);
+    if (a.ignored) status.set(a, 'ignored');
+    else if (a.analysis.reasons.length) status.set(a, 'manual');
+    else if (isFilteredOut(a.analysis.kinds, input)) status.set(a, 'skipped');
+    else status.set(a, 'migrated');
+  }
+  // G-UNIT: a unit migrates together or not at all
+  for (const members of units.values()) {
+    const blocker = members.find((m) => status.get(m) !== 'migrated');
+    if (!blocker) continue;
+    for (const m of members) {
+      if (status.get(m) !== 'migrated') continue;
+      status.set(m, 'manual');
+      reasons.get(m)!.push({ code: 'unit-blocked', detail: siteLocation(blocker, input.cwd) });
+    }
+  }
+  const byFile = new Map<string, SitePlan[]>();
+  analysed.forEach((a) => {
+    const sf = a.sf;
+    const pos = positionOf(sf, startOf(a.found.methodToken));
+    const record: SiteRecord = {
+      file: relativeFile(input.cwd, sf.fileName),
+      line: pos.line,
+      column: pos.column,
+      api: a.api,
+      kinds: KINDS.filter((k) => a.analysis.kinds.has(k)),
+      client: { provider: a.provider, evidence: a.evidence },
+      status: status.get(a)!,
+      reasons: reasons.get(a)!.map((r) => ({ code: r.code, ...(r.detail !== undefined ? { detail: r.detail } : {}), message: reasonMessage(r.code, r.detail) })),
+      notes: status.get(a) === 'migrated' ? a.analysis.notes : [],
+    };
+    const plan: SitePlan = {
+      record,
+      file: sf.fileName,
+      callStart: startOf(a.found.call),
+      statementStart: startOf(enclosingStatement(a.found.call)),
+      unit: unitOf.get(a)!,
+      edits: a.analysis.edits,
+    };
+    const list = byFile.get(sf.fileName) ?? [];
+    list.push(plan);
+    byFile.set(sf.fileName, list);
+  });
+  return [...byFile.entries()].map(([file, sites]) => ({
+    file,
+    sites: sites.sort((x, y) => x.record.line - y.record.line || x.record.column - y.record.column),
+  }));
+}
+
+function isFilteredOut(kinds: Set<Kind>, input: ScanInput): boolean {
+  const list = [...kinds];
+  if (input.only.length && !list.some((k) => input.only.includes(k))) return true;
+  if (input.skip.length && list.some((k) => input.skip.includes(k))) return true;
+  return false;
+}
+
+function siteLocation(a: Analysed, cwd: string): string {
+  const pos = positionOf(a.sf, startOf(a.found.methodToken));
+  return `${relativeFile(cwd, a.sf.fileName)}:${pos.line}:${pos.column}`;
+}
+
+/** Union sites that share a binding (G-UNIT). */
+function unitsOf(analysed: Analysed[]): { units: Map<number, Analysed[]>; unitOf: Map<Analysed, number> } {
+  const parent = analysed.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  const byKey = new Map<string, number>();
+  analysed.forEach((a, i) => {
+    for (const key of a.analysis.unitKeys) {
+      const other = byKey.get(key);
+      if (other === undefined) byKey.set(key, i);
+      else parent[find(i)] = find(other);
+    }
+  });
+  const units = new Map<number, Analysed[]>();
+  analysed.forEach((a, i) => {
+    const root = find(i);
+    const list = units.get(root) ?? [];
+    list.push(a);
+    units.set(root, list);
+  });
+  return { units, unitOf: new Map(analysed.map((a, i) => [a, find(i)])) };
+}
+
+export type { Note };

@@ -1,0 +1,288 @@
+/**
+ * Message analysis (MIGRATION-SPEC §3, M- rules): can the `messages` value become `input`, what
+ * must change shape, and may its leading system message be hoisted into `instructions`?
+ */
+import { ts, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers } from './ast.js';
+import { declarationOf } from './bindings.js';
+import type { ScanContext } from './context.js';
+import { referencesOf, isExported } from './references.js';
+import type { SiteAnalysis } from './site.js';
+import { isSimpleRole, isStringTyped, messageElementsAreSimple, CHAT_MESSAGE_TYPES, typeIsString } from './types.js';
+
+export interface MessagesFacts {
+  /** The leading system/developer message may be hoisted (M-SYSTEM conditions about the array). */
+  hoistable: boolean;
+  /** The declaration of a local messages variable, when the value is one. */
+  variable?: ts.VariableDeclaration;
+}
+
+/** Keys a Chat message may carry, per role. Anything else is not a Chat message key. */
+const MESSAGE_KEYS = new Set(['role', 'content', 'name', 'tool_calls', 'tool_call_id', 'refusal', 'audio', 'function_call']);
+
+export class MessagesAnalyzer {
+  constructor(private readonly ctx: ScanContext, private readonly site: SiteAnalysis) {}
+
+  analyze(value: ts.Expression): MessagesFacts {
+    const v = unwrap(value);
+    if (ts.isArrayLiteralExpression(v)) {
+      this.site.edit({ op: 'messages', rule: 'M-INPUT', ...this.site.range(v) });
+      this.elements(v);
+      return { hoistable: this.hoistable(v) };
+    }
+    if (ts.isIdentifier(v)) {
+      const local = this.localArray(v);
+      if (local) return { hoistable: false, variable: local };
+    }
+    this.opaque(v);
+    return { hoistable: false };
+  }
+
+  /** Every element of an array literal of messages. */
+  private elements(array: ts.ArrayLiteralExpression): void {
+    for (const el of array.elements) {
+      const e = unwrap(el as ts.Expression);
+      if (ts.isObjectLiteralExpression(e)) this.message(e);
+      else if (ts.isSpreadElement(e)) this.opaque(e.expression);
+      else this.opaqueElement(e);
+    }
+  }
+
+  /**
+   * A local messages variable (V-LOCAL / V-PUSH): an array literal whose other uses are calls in the
+   * unit, pushes of messages, and reads that do not let it escape.
+   */
+  private localArray(id: ts.Identifier): ts.VariableDeclaration | undefined {
+    const decl = declarationOf(this.ctx.checker, id);
+    if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer) return undefined;
+    const init = unwrap(decl.initializer);
+    if (!ts.isArrayLiteralExpression(init)) return undefined;
+    if (isExported(this.ctx.checker, decl.name)) {
+      this.site.reason('messages-not-local');
+      return decl;
+    }
+    this.site.share('messages', decl);
+    this.site.edit({ op: 'messages', rule: 'M-INPUT', ...this.site.range(init) });
+    this.elements(init);
+    let escapes = false;
+    for (const ref of referencesOf(this.ctx.checker, decl.name)) {
+      const use = climbWrappers(ref);
+      const parent = use.parent;
+      if (isParamsMessagesValue(use)) continue; // a call in the unit
+      if (ts.isPropertyAccessExpression(parent) && parent.expression === use) {
+        const method = parent.name.text;
+        const call = parent.parent;
+        if ((method === 'push' || method === 'unshift') && ts.isCallExpression(call) && call.expression === parent) {
+          for (const arg of call.arguments) this.pushed(arg);
+          continue;
+        }
+        if (method === 'length') continue;
+      }
+      if (isConsoleArgument(use)) continue;
+      escapes = true;
+    }
+    if (escapes) this.site.reason('messages-not-local');
+    this.retype(decl);
+    return decl;
+  }
+
+  private pushed(arg: ts.Expression): void {
+    const e = unwrap(arg);
+    if (ts.isObjectLiteralExpression(e)) {
+      this.site.edit({ op: 'message', rule: 'M-INPUT', ...this.site.range(e) });
+      this.message(e);
+    } else if (ts.isSpreadElement(e)) {
+      this.opaque(e.expression);
+    } else {
+      this.opaqueElement(e);
+    }
+  }
+
+  /** M-TYPES: a Chat message annotation on a unit-local array becomes `EasyInputMessage[]`. */
+  private retype(decl: ts.VariableDeclaration): void {
+    const type = decl.type;
+    if (!type || !CHAT_MESSAGE_TYPES.test(type.getText())) return;
+    const element = ts.isArrayTypeNode(type) ? type.elementType
+      : ts.isTypeReferenceNode(type) && type.typeArguments?.length === 1 ? type.typeArguments[0] : undefined;
+    if (!element) {
+      this.site.reason('messages-not-local');
+      return;
+    }
+    this.site.edit({ op: 'retype', rule: 'M-TYPES', ...this.site.range(element), to: 'EasyInputMessage', importName: 'EasyInputMessage', importFrom: 'openai/resources/responses/responses' });
+  }
+
+  /** A value the tool cannot see into: fine when its type proves simple messages (M-INPUT). */
+  private opaque(e: ts.Expression): void {
+    const simple = messageElementsAreSimple(this.ctx.checker, e);
+    if (simple === 'yes') return;
+    if (simple === 'unknown' && !this.ctx.typeAware) {
+      this.site.note('M-CONTENT-UNTYPED', 'warn', `Messages from ${shortText(e, 40)} are passed through unchanged: their content could not be typed, so parts arrays or tool turns in them would need the §3 shapes.`);
+      return;
+    }
+    if (simple === 'unknown') {
+      this.site.note('M-CONTENT-UNTYPED', 'warn', `Messages from ${shortText(e, 40)} are untyped and passed through unchanged.`);
+      return;
+    }
+    this.site.reason('messages-not-local');
+  }
+
+  private opaqueElement(e: ts.Expression): void {
+    const type = this.ctx.checker.getTypeAtLocation(e);
+    const simple = messageElementTypeSimple(this.ctx, e, type);
+    if (simple === 'yes') return;
+    if (simple === 'unknown') {
+      this.site.note('M-CONTENT-UNTYPED', 'warn', `Message ${shortText(e, 40)} is untyped and passed through unchanged.`);
+      return;
+    }
+    this.site.reason('messages-not-local');
+  }
+
+  /** One message object literal (M-USER, M-SYSTEM, M-ASSIST-*, M-TOOL, M-NAME, M-FUNCTION). */
+  private message(obj: ts.ObjectLiteralExpression): void {
+    const roleProp = obj.properties.find((p) => propertyNameText(p.name) === 'role');
+    const roleValue = propertyValue(roleProp);
+    const role = roleValue ? stringValue(roleValue) : undefined;
+    for (const p of obj.properties) {
+      if (ts.isSpreadAssignment(p)) {
+        this.site.reason('opaque-spread', shortText(p.expression, 40));
+        continue;
+      }
+      const key = propertyNameText(p.name);
+      if (!key) {
+        this.site.reason('messages-not-local');
+        continue;
+      }
+      if (!MESSAGE_KEYS.has(key)) this.site.reason('unknown-param', `messages[].${key}`);
+    }
+    if (role === 'function' || findKey(obj, 'function_call')) {
+      this.site.kinds.add('tool-using');
+      this.site.reason('legacy-functions');
+      return;
+    }
+    if (role === 'tool' || findKey(obj, 'tool_calls') || findKey(obj, 'tool_call_id')) {
+      this.site.kinds.add('tool-using');
+      this.site.reason('not-supported-yet', 'tool turns in messages (M-TOOL, M-ASSIST-TOOLCALLS)');
+      return;
+    }
+    if (findKey(obj, 'name')) {
+      this.site.note('M-NAME', 'warn', 'The per-message `name` was dropped: the Responses API rejects it on input messages.');
+    }
+    if (role === undefined) {
+      if (!roleValue) {
+        this.site.reason('messages-not-local');
+        return;
+      }
+      const simple = isSimpleRole(this.ctx.checker, roleValue);
+      if (simple === 'no') {
+        this.site.reason('messages-not-local');
+        return;
+      }
+      if (simple === 'unknown') this.site.note('M-CONTENT-UNTYPED', 'warn', `The role ${shortText(roleValue, 30)} is not a literal; it is passed through unchanged.`);
+    }
+    for (const key of ['refusal', 'audio'] as const) {
+      const v = propertyValue(findKey(obj, key));
+      if (v) {
+        const lit = literalValue(v);
+        if (!(lit && (lit.kind === 'null' || lit.kind === 'undefined'))) this.site.reason('no-equivalent-content', key);
+      }
+    }
+    const content = propertyValue(findKey(obj, 'content'));
+    if (!content) return;
+    this.content(content, role ?? 'user');
+  }
+
+  private content(value: ts.Expression, role: string): void {
+    const v = unwrap(value);
+    if (ts.isArrayLiteralExpression(v)) {
+      for (const el of v.elements) this.part(unwrap(el as ts.Expression), role);
+      return;
+    }
+    const lit = literalValue(v);
+    if (lit && (lit.kind === 'null' || lit.kind === 'undefined')) {
+      if (role !== 'assistant') this.site.reason('messages-not-local');
+      return;
+    }
+    const str = isStringTyped(this.ctx.checker, v);
+    if (str === 'yes') return;
+    if (str === 'unknown') {
+      this.site.note('M-CONTENT-UNTYPED', 'warn', `Message content ${shortText(v, 40)} is untyped and passed through unchanged; a parts array there would need the M-PART shapes.`);
+      return;
+    }
+    this.site.reason('messages-not-local');
+  }
+
+  /** One content part (M-PART-*). */
+  private part(part: ts.Expression, role: string): void {
+    if (!ts.isObjectLiteralExpression(part)) {
+      this.site.reason('messages-not-local');
+      return;
+    }
+    const type = stringValue(propertyValue(findKey(part, 'type')));
+    switch (type) {
+      case 'text':
+        return;
+      case 'image_url':
+      case 'file': {
+        if (role !== 'user') this.site.reason('messages-not-local');
+        const inner = propertyValue(findKey(part, type));
+        if (!inner) this.site.reason('messages-not-local');
+        else if (type === 'file' && !ts.isObjectLiteralExpression(unwrap(inner))) this.site.reason('not-supported-yet', 'a file part built out of view (M-PART-FILE)');
+        return;
+      }
+      case 'input_audio':
+        this.site.reason('no-equivalent-content', 'input_audio');
+        return;
+      case 'refusal':
+        this.site.reason('no-equivalent-content', 'refusal');
+        return;
+      default:
+        this.site.reason('messages-not-local');
+    }
+  }
+
+  /** M-SYSTEM: an inline array whose first element is the only system/developer message, with string content. */
+  private hoistable(array: ts.ArrayLiteralExpression): boolean {
+    const [first, ...rest] = array.elements.map((e) => unwrap(e as ts.Expression));
+    if (!first || !ts.isObjectLiteralExpression(first)) return false;
+    const role = stringValue(propertyValue(findKey(first, 'role')));
+    if (role !== 'system' && role !== 'developer') return false;
+    const content = propertyValue(findKey(first, 'content'));
+    if (!content || isStringTyped(this.ctx.checker, content) !== 'yes') return false;
+    if (first.properties.some((p) => !['role', 'content', 'name'].includes(propertyNameText(p.name) ?? ''))) return false;
+    return rest.every((el) => {
+      if (!ts.isObjectLiteralExpression(el)) return false;
+      const r = stringValue(propertyValue(findKey(el, 'role')));
+      return r !== undefined && r !== 'system' && r !== 'developer';
+    });
+  }
+}
+
+function findKey(obj: ts.ObjectLiteralExpression, key: string): ts.ObjectLiteralElementLike | undefined {
+  return obj.properties.find((p) => propertyNameText(p.name) === key);
+}
+
+function messageElementTypeSimple(ctx: ScanContext, _e: ts.Expression, type: ts.Type): 'yes' | 'no' | 'unknown' {
+  if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return 'unknown';
+  const role = type.getProperty('role');
+  const content = type.getProperty('content');
+  if (!role || !content) return 'unknown';
+  const roleType = ctx.checker.getTypeOfSymbol(role);
+  const roles = roleType.isUnion() ? roleType.types : [roleType];
+  if (!roles.every((t) => t.isStringLiteral() && ['system', 'developer', 'user', 'assistant'].includes(t.value))) return 'no';
+  return typeIsString(ctx.checker, ctx.checker.getTypeOfSymbol(content));
+}
+
+/** `{ messages }` or `{ messages: x }` inside a params object literal. */
+export function isParamsMessagesValue(use: ts.Node): boolean {
+  const parent = use.parent;
+  if (ts.isShorthandPropertyAssignment(parent) && parent.name.text === 'messages') return true;
+  if (ts.isPropertyAssignment(parent) && parent.initializer === use && propertyNameText(parent.name) === 'messages') return true;
+  return false;
+}
+
+/** `console.log(x)` and friends. */
+export function isConsoleArgument(use: ts.Node): boolean {
+  const call = use.parent;
+  if (!ts.isCallExpression(call) || !call.arguments.includes(use as ts.Expression)) return false;
+  const callee = call.expression;
+  return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'console';
+}

@@ -1,0 +1,700 @@
+/**
+ * Proves which client a call goes through (MIGRATION-SPEC §7, P- rules): follows the receiver to
+ * its construction across variables, imports, class fields, factories and unions, then reads the
+ * client options to decide the provider.
+ */
+import type { Note, Provider } from '../report/model.js';
+import {
+  AZURE_DEPLOYMENTS, AZURE_V1_SUFFIX, SDK_BASE_URL_ENV, SDK_DEFAULT_BASE_URL, isOpenAIHost,
+} from '../rules/providers.js';
+import {
+  ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, isWriteReference, climbWrappers,
+} from './ast.js';
+import { aliasTarget, bindingOfExpression, declarationOf, sdkClassOf } from './bindings.js';
+import { type ScanContext, locationOf, resolveClass, isProjectFile } from './context.js';
+
+export interface ReasonRef {
+  code: string;
+  detail?: string;
+}
+
+/** One possible origin of a receiver. A union (P-UNION) has several. */
+export type Origin =
+  | { kind: 'sdk'; provider: Provider; evidence: string; reason?: ReasonRef; notes: Note[]; isDefault: boolean }
+  /** Another library's client (N05): its calls are not sites. */
+  | { kind: 'foreign'; evidence: string }
+  /** A wrapper around an openai client that keeps the method shape (P-WRAPPER). */
+  | { kind: 'wrapper'; evidence: string };
+
+export interface ClientResolution {
+  /** Not a site at all (N05). */
+  foreign: boolean;
+  provider: Provider;
+  evidence: string;
+  reason?: ReasonRef;
+  notes: Note[];
+  /** P-DEFAULT: a client built without any provider option (for P-MODEL-HINT). */
+  isDefault: boolean;
+}
+
+const MAX_DEPTH = 24;
+
+export class ProviderResolver {
+  private readonly cache = new Map<ts.Node, Origin[]>();
+  private readonly active = new Set<ts.Node>();
+
+  constructor(private readonly ctx: ScanContext) {}
+
+  /** Resolve the client expression of a call site and combine its origins. */
+  resolve(receiver: ts.Expression): ClientResolution {
+    const origins = this.origins(receiver, 0);
+    return combine(origins, this.describe(receiver));
+  }
+
+  private describe(receiver: ts.Expression): string {
+    return `${shortText(receiver, 40)} in ${locationOf(this.ctx, receiver)}`;
+  }
+
+  private unknown(node: ts.Node, why: string, evidence: string): Origin[] {
+    return [{ kind: 'sdk', provider: 'unknown', evidence, reason: { code: 'provider-unknown', detail: why }, notes: [], isDefault: false }];
+  }
+
+  /** All possible origins of a value expression. An empty list means "no contribution" (a cycle). */
+  origins(expression: ts.Expression, depth: number): Origin[] {
+    const expr = unwrap(expression);
+    if (depth > MAX_DEPTH) return this.unknown(expr, 'injected', `${this.describe(expr)} (too deep to follow)`);
+    const cached = this.cache.get(expr);
+    if (cached) return cached;
+    if (this.active.has(expr)) return [];
+    this.active.add(expr);
+    try {
+      const result = this.computeOrigins(expr, depth + 1);
+      this.cache.set(expr, result);
+      return result;
+    } finally {
+      this.active.delete(expr);
+    }
+  }
+
+  private computeOrigins(expr: ts.Expression, depth: number): Origin[] {
+    if (ts.isAwaitExpression(expr)) return this.origins(expr.expression, depth);
+    if (ts.isNewExpression(expr)) return this.fromConstruction(expr, depth);
+    if (ts.isConditionalExpression(expr)) return [...this.origins(expr.whenTrue, depth), ...this.origins(expr.whenFalse, depth)];
+    if (ts.isBinaryExpression(expr)) {
+      const op = expr.operatorToken.kind;
+      if (op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken ||
+        op === ts.SyntaxKind.QuestionQuestionEqualsToken || op === ts.SyntaxKind.BarBarEqualsToken) {
+        return [...this.origins(expr.left, depth), ...this.origins(expr.right, depth)];
+      }
+      if (op === ts.SyntaxKind.EqualsToken) return this.origins(expr.right, depth);
+      if (op === ts.SyntaxKind.AmpersandAmpersandToken) return this.origins(expr.right, depth);
+      return this.unknown(expr, 'injected', this.describe(expr));
+    }
+    if (ts.isIdentifier(expr)) return this.fromIdentifier(expr, depth);
+    if (expr.kind === ts.SyntaxKind.ThisKeyword) return this.unknown(expr, 'injected', this.describe(expr));
+    if (ts.isPropertyAccessExpression(expr) || ts.isElementAccessExpression(expr)) return this.fromMember(expr, depth);
+    if (ts.isCallExpression(expr)) return this.fromCall(expr, depth);
+    return this.byType(expr, 'injected', this.describe(expr));
+  }
+
+  // ---- constructions -------------------------------------------------------------------------
+
+  private fromConstruction(expr: ts.NewExpression, depth: number): Origin[] {
+    const where = locationOf(this.ctx, expr);
+    const cls = sdkClassOf(bindingOfExpression(this.ctx.checker, expr.expression));
+    const text = `new ${shortText(expr.expression, 30)}()`;
+    if (cls === 'openai') return [this.fromOptions(expr.arguments?.[0], `${text} in ${where}`, depth)];
+    if (cls === 'azure') {
+      return [{ kind: 'sdk', provider: 'azure-legacy', evidence: `${text} in ${where}`, reason: { code: 'azure-legacy' }, notes: [], isDefault: false }];
+    }
+    if (cls === 'bedrock') {
+      return [{ kind: 'sdk', provider: 'other', evidence: `${text} in ${where}`, reason: { code: 'provider-not-openai', detail: 'bedrock' }, notes: [], isDefault: false }];
+    }
+    if (cls === 'v3') return [{ kind: 'foreign', evidence: `${text} in ${where} (openai v3 class)` }];
+    // A project class: a subclass of the SDK client (P-SUBCLASS) or something else entirely.
+    const projectClass = resolveClass(this.ctx.checker, expr.expression);
+    if (projectClass) {
+      if (this.extendsSdkClient(projectClass, 0)) return [this.fromSubclass(projectClass, expr, depth)];
+      return [{ kind: 'foreign', evidence: `${text} in ${where} (a project class that is not an openai client)` }];
+    }
+    const binding = bindingOfExpression(this.ctx.checker, expr.expression);
+    if (binding) return [{ kind: 'foreign', evidence: `${text} from '${binding.module}' in ${where}` }];
+    return this.unknown(expr, 'injected', `${text} in ${where} (class not resolved)`);
+  }
+
+  private extendsSdkClient(cls: ts.ClassLikeDeclaration, depth: number): boolean {
+    if (depth > 8) return false;
+    for (const clause of cls.heritageClauses ?? []) {
+      if (clause.token !== ts.SyntaxKind.ExtendsKeyword) continue;
+      for (const t of clause.types) {
+        if (sdkClassOf(bindingOfExpression(this.ctx.checker, t.expression))) return true;
+        const base = resolveClass(this.ctx.checker, t.expression);
+        if (base && this.extendsSdkClient(base, depth + 1)) return true;
+      }
+    }
+    return false;
+  }
+
+  /** P-SUBCLASS: `class X extends OpenAI`; proven only when its super() call is. */
+  private fromSubclass(cls: ts.ClassLikeDeclaration, construction: ts.NewExpression, depth: number): Origin {
+    const evidence = `new ${cls.name?.text ?? 'class'}() (extends the SDK client) in ${locationOf(this.ctx, construction)}`;
+    const ctor = cls.members.find(ts.isConstructorDeclaration);
+    if (!ctor) {
+      if (cls.getText().includes('baseURL')) return subclassUnknown(evidence);
+      return this.fromOptions(construction.arguments?.[0], evidence, depth);
+    }
+    let superArgs: ts.NodeArray<ts.Expression> | undefined;
+    walk(ctor, (n) => {
+      if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.SuperKeyword) superArgs = n.arguments;
+    });
+    if (!superArgs) return subclassUnknown(evidence);
+    const options = superArgs[0];
+    if (options && mentionsParameter(options, ctor)) return subclassUnknown(evidence);
+    return this.fromOptions(options, evidence, depth);
+  }
+
+  /** Read the client options (P-DEFAULT, P-OPENAI-HOST, P-AZURE-*, P-NONOPENAI, P-RUNTIME, P-OPTS-SPREAD). */
+  private fromOptions(arg: ts.Expression | undefined, evidence: string, depth: number): Origin {
+    const sdk = (provider: Provider, reason?: ReasonRef, notes: Note[] = [], isDefault = false): Origin =>
+      ({ kind: 'sdk', provider, evidence, reason, notes, isDefault });
+    if (!arg) return sdk('openai', undefined, [], true);
+    const options = this.optionsObject(arg, depth);
+    if (options === 'opaque') return sdk('unknown', { code: 'provider-unknown', detail: 'runtime-base-url' });
+    const { props, opaqueSpread, conditionalBaseURL } = options;
+    if (opaqueSpread) return sdk('unknown', { code: 'provider-unknown', detail: 'options-spread' });
+    const provider = props.get('provider');
+    if (provider) return sdk('other', { code: 'provider-not-openai', detail: shortText(provider, 30) });
+    const query = props.get('defaultQuery');
+    const hasApiVersion = query !== undefined && this.mentionsApiVersion(query);
+    if (hasApiVersion) return sdk('azure-legacy', { code: 'azure-legacy' });
+    if (conditionalBaseURL) return sdk('unknown', { code: 'provider-unknown', detail: 'runtime-base-url' });
+    if (props.has('dataResidency')) return sdk('openai');
+    const baseURL = props.get('baseURL');
+    if (!baseURL) return sdk('openai', undefined, [], true);
+    return this.fromBaseURL(baseURL, sdk);
+  }
+
+  private fromBaseURL(value: ts.Expression, sdk: (p: Provider, r?: ReasonRef, n?: Note[], d?: boolean) => Origin): Origin {
+    const v = unwrap(value);
+    const literal = stringValue(v) ?? this.constString(v);
+    if (literal !== undefined) return this.fromUrl(literal, sdk);
+    if (isUndefinedLike(v)) return sdk('openai', undefined, [], true);
+    const envName = envVariable(v);
+    if (envName !== undefined) {
+      if (envName === SDK_BASE_URL_ENV) return sdk('openai', undefined, [], true);
+      if (this.ctx.allow.envNames.has(envName)) return allowed(sdk, `env:${envName}`);
+      return sdk('unknown', { code: 'provider-unknown', detail: 'runtime-base-url' });
+    }
+    // process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1' is the SDK default spelled out
+    if (ts.isBinaryExpression(v) && (v.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || v.operatorToken.kind === ts.SyntaxKind.BarBarToken)) {
+      const left = envVariable(unwrap(v.left));
+      const right = stringValue(v.right);
+      if (left === SDK_BASE_URL_ENV && (right === SDK_DEFAULT_BASE_URL || right === `${SDK_DEFAULT_BASE_URL}/`)) {
+        return sdk('openai', undefined, [], true);
+      }
+      return sdk('unknown', { code: 'provider-unknown', detail: 'runtime-base-url' });
+    }
+    if (ts.isTemplateExpression(v)) return this.fromTemplate(v, sdk);
+    return sdk('unknown', { code: 'provider-unknown', detail: 'runtime-base-url' });
+  }
+
+  private fromUrl(url: string, sdk: (p: Provider, r?: ReasonRef, n?: Note[], d?: boolean) => Origin): Origin {
+    const parsed = parseUrl(url);
+    if (parsed.path.includes(AZURE_DEPLOYMENTS)) return sdk('azure-legacy', { code: 'azure-legacy' });
+    if (AZURE_V1_SUFFIX.test(parsed.path)) return azureV1(sdk);
+    if (parsed.host && isOpenAIHost(parsed.host)) return sdk('openai');
+    if (parsed.origin && this.ctx.allow.origins.has(parsed.origin)) return allowed(sdk, parsed.origin);
+    return sdk('other', { code: 'provider-not-openai', detail: parsed.host || url });
+  }
+
+  private fromTemplate(t: ts.TemplateExpression, sdk: (p: Provider, r?: ReasonRef, n?: Note[], d?: boolean) => Origin): Origin {
+    const statics = [t.head.text, ...t.templateSpans.map((s) => s.literal.text)];
+    const tail = statics[statics.length - 1];
+    if (statics.some((s) => s.includes(AZURE_DEPLOYMENTS) || s.includes('/openai/deployments'))) return sdk('azure-legacy', { code: 'azure-legacy' });
+    if (AZURE_V1_SUFFIX.test(tail)) return azureV1(sdk);
+    const head = parseUrl(t.head.text);
+    if (head.host && t.head.text.includes('/', head.origin.length) && isOpenAIHost(head.host)) return sdk('openai');
+    return sdk('unknown', { code: 'provider-unknown', detail: 'runtime-base-url' });
+  }
+
+  private constString(v: ts.Expression): string | undefined {
+    if (!ts.isIdentifier(v)) return undefined;
+    const decl = declarationOf(this.ctx.checker, v);
+    if (decl && ts.isVariableDeclaration(decl) && decl.initializer && (decl.parent.flags & ts.NodeFlags.Const)) {
+      return stringValue(decl.initializer);
+    }
+    return undefined;
+  }
+
+  private mentionsApiVersion(query: ts.Expression): boolean {
+    const q = unwrap(query);
+    if (ts.isObjectLiteralExpression(q)) return q.properties.some((p) => propertyNameText(p.name) === 'api-version');
+    return q.getText().includes('api-version');
+  }
+
+  /**
+   * The options object as a property map: a literal, or a local variable holding one plus the
+   * later `opts.x = …` assignments to it. Conditional assignments of baseURL are P-RUNTIME.
+   */
+  private optionsObject(arg: ts.Expression, depth: number):
+    | { props: Map<string, ts.Expression>; opaqueSpread: boolean; conditionalBaseURL: boolean }
+    | 'opaque' {
+    const e = unwrap(arg);
+    const props = new Map<string, ts.Expression>();
+    let opaqueSpread = false;
+    let conditionalBaseURL = false;
+    const readLiteral = (obj: ts.ObjectLiteralExpression, level: number): void => {
+      for (const p of obj.properties) {
+        if (ts.isSpreadAssignment(p)) {
+          const inner = unwrap(p.expression);
+          const resolved = ts.isObjectLiteralExpression(inner) ? inner : this.localObject(inner);
+          if (resolved && level < 4) readLiteral(resolved, level + 1);
+          else opaqueSpread = true;
+          continue;
+        }
+        const name = propertyNameText(p.name);
+        const value = propertyValue(p);
+        if (name && value) props.set(name, value);
+      }
+    };
+    let obj: ts.ObjectLiteralExpression | undefined;
+    let variable: ts.VariableDeclaration | undefined;
+    if (ts.isObjectLiteralExpression(e)) obj = e;
+    else if (ts.isIdentifier(e)) {
+      const decl = declarationOf(this.ctx.checker, e);
+      if (decl && ts.isVariableDeclaration(decl) && decl.initializer && ts.isObjectLiteralExpression(unwrap(decl.initializer))) {
+        obj = unwrap(decl.initializer) as ts.ObjectLiteralExpression;
+        variable = decl;
+      }
+    }
+    if (!obj) return 'opaque';
+    readLiteral(obj, 0);
+    if (variable) {
+      // later writes: opts.baseURL = …  (P09: conditional → runtime)
+      const symbol = this.ctx.checker.getSymbolAtLocation(variable.name);
+      const scope = variable.getSourceFile();
+      walk(scope, (n) => {
+        if (!ts.isBinaryExpression(n) || n.operatorToken.kind !== ts.SyntaxKind.EqualsToken) return;
+        const left = unwrap(n.left);
+        if (!ts.isPropertyAccessExpression(left) || !ts.isIdentifier(left.expression)) return;
+        if (this.ctx.checker.getSymbolAtLocation(left.expression) !== symbol) return;
+        const key = left.name.text;
+        if (isConditional(n, variable!)) {
+          if (key === 'baseURL' || key === 'provider' || key === 'defaultQuery') conditionalBaseURL = true;
+        } else props.set(key, n.right);
+      });
+    }
+    void depth;
+    return { props, opaqueSpread, conditionalBaseURL };
+  }
+
+  private localObject(e: ts.Expression): ts.ObjectLiteralExpression | undefined {
+    if (!ts.isIdentifier(e)) return undefined;
+    const decl = declarationOf(this.ctx.checker, e);
+    if (decl && ts.isVariableDeclaration(decl) && decl.initializer) {
+      const init = unwrap(decl.initializer);
+      if (ts.isObjectLiteralExpression(init)) return init;
+    }
+    return undefined;
+  }
+
+  // ---- names ---------------------------------------------------------------------------------
+
+  private fromIdentifier(id: ts.Identifier, depth: number): Origin[] {
+    const decl = declarationOf(this.ctx.checker, id);
+    if (!decl) return this.byType(id, 'injected', `${id.text} in ${locationOf(this.ctx, id)} (not declared in view)`);
+    return this.fromDeclaration(decl, id, depth);
+  }
+
+  private fromDeclaration(decl: ts.Declaration, use: ts.Node, depth: number): Origin[] {
+    if (ts.isVariableDeclaration(decl)) {
+      if (!ts.isIdentifier(decl.name)) return this.byType(use, 'injected', `${shortText(use, 30)} in ${locationOf(this.ctx, use)}`);
+      const values: ts.Expression[] = [];
+      if (decl.initializer) values.push(decl.initializer);
+      values.push(...this.assignmentsTo(decl));
+      if (values.length === 0) return this.byType(decl.name, 'injected', `${decl.name.text} in ${locationOf(this.ctx, decl)} (never assigned in view)`);
+      return values.flatMap((v) => this.origins(v, depth));
+    }
+    if (ts.isParameter(decl)) return this.fromTyped(decl, decl.type, `${shortText(decl.name, 30)} is a parameter in ${locationOf(this.ctx, decl)}`);
+    if (ts.isBindingElement(decl)) {
+      const target = aliasTarget(this.ctx.checker, decl);
+      if (target) return this.fromDeclaration(target, use, depth);
+      const fromObject = this.bindingElementValue(decl);
+      if (fromObject) return this.origins(fromObject, depth);
+      const root = bindingRoot(decl);
+      if (root && ts.isParameter(root)) return this.fromTyped(root, undefined, `${shortText(decl.name, 30)} is destructured from a parameter in ${locationOf(this.ctx, decl)}`, use);
+      return this.byType(use, 'injected', `${shortText(decl.name, 30)} in ${locationOf(this.ctx, decl)}`);
+    }
+    if (ts.isImportSpecifier(decl) || ts.isImportClause(decl) || ts.isNamespaceImport(decl) || ts.isExportSpecifier(decl) || ts.isImportEqualsDeclaration(decl)) {
+      const binding = bindingOfExpression(this.ctx.checker, use as ts.Expression);
+      if (binding) return [{ kind: 'foreign', evidence: `imported from '${binding.module}' in ${locationOf(this.ctx, decl)}` }];
+      const target = aliasTarget(this.ctx.checker, decl);
+      if (target) return this.fromDeclaration(target, use, depth);
+      return this.byType(use, 'injected', `${shortText(use, 30)} imported in ${locationOf(this.ctx, decl)} (module not followed)`);
+    }
+    if (ts.isExportAssignment(decl)) return this.origins(decl.expression, depth);
+    if (ts.isPropertyAssignment(decl)) return this.origins(decl.initializer, depth);
+    if (ts.isShorthandPropertyAssignment(decl)) return this.fromIdentifier(decl.name, depth);
+    if (ts.isPropertyDeclaration(decl) || ts.isGetAccessorDeclaration(decl)) return this.fromClassMember(decl, use, depth);
+    if (ts.isPropertySignature(decl)) return this.fromTyped(decl, decl.type, `${shortText(use, 30)} is declared by an interface in ${locationOf(this.ctx, decl)}`);
+    if (ts.isBinaryExpression(decl)) return this.origins(decl.right, depth); // exports.client = …
+    if (ts.isPropertyAccessExpression(decl) && ts.isBinaryExpression(decl.parent)) return this.origins(decl.parent.right, depth);
+    if (ts.isFunctionDeclaration(decl) || ts.isClassDeclaration(decl)) return [{ kind: 'foreign', evidence: `${shortText(use, 30)} is a ${ts.isClassDeclaration(decl) ? 'class' : 'function'}` }];
+    return this.byType(use, 'injected', `${shortText(use, 30)} in ${locationOf(this.ctx, use)}`);
+  }
+
+  /** `x = …`, `x ??= …` assignments to a variable anywhere in its file. */
+  private assignmentsTo(decl: ts.VariableDeclaration): ts.Expression[] {
+    if (decl.parent.flags & ts.NodeFlags.Const) return [];
+    const symbol = this.ctx.checker.getSymbolAtLocation(decl.name);
+    const out: ts.Expression[] = [];
+    walk(decl.getSourceFile(), (n) => {
+      if (ts.isIdentifier(n) && n !== decl.name && isWriteReference(n) && this.ctx.checker.getSymbolAtLocation(n) === symbol) {
+        const parent = climbWrappers(n).parent;
+        if (ts.isBinaryExpression(parent)) out.push(parent.right);
+      }
+    });
+    return out;
+  }
+
+  private bindingElementValue(decl: ts.BindingElement): ts.Expression | undefined {
+    const pattern = decl.parent;
+    const holder = pattern.parent;
+    const key = propertyNameText(decl.propertyName ?? (ts.isIdentifier(decl.name) ? decl.name : undefined));
+    if (!key || !ts.isObjectBindingPattern(pattern) || !ts.isVariableDeclaration(holder) || !holder.initializer) return undefined;
+    const init = unwrap(holder.initializer);
+    const obj = ts.isObjectLiteralExpression(init) ? init : this.localObject(init);
+    return obj ? propertyValue(obj.properties.find((p) => propertyNameText(p.name) === key)) : undefined;
+  }
+
+  // ---- members -------------------------------------------------------------------------------
+
+  private fromMember(expr: ts.PropertyAccessExpression | ts.ElementAccessExpression, depth: number): Origin[] {
+    const object = unwrap(expr.expression);
+    const name = ts.isPropertyAccessExpression(expr) ? expr.name.text : stringValue(expr.argumentExpression);
+    if (object.kind === ts.SyntaxKind.ThisKeyword && name) {
+      const cls = thisClass(object);
+      if (cls) return this.fromThisField(cls, name, expr, depth);
+    }
+    // module member of the SDK itself (`OpenAI.OpenAI` is a class, not a client)
+    if (bindingOfExpression(this.ctx.checker, expr)) return [{ kind: 'foreign', evidence: `${shortText(expr, 30)} is an SDK export` }];
+    // an object literal we can see: const deps = { client: new OpenAI() }
+    if (name) {
+      const obj = ts.isObjectLiteralExpression(object) ? object : this.localObject(object);
+      const value = obj && propertyValue(obj.properties.find((p) => propertyNameText(p.name) === name));
+      if (value) return this.origins(value, depth);
+    }
+    const symbol = this.ctx.checker.getSymbolAtLocation(ts.isPropertyAccessExpression(expr) ? expr.name : expr.argumentExpression);
+    const decl = symbol?.declarations?.[0];
+    if (decl && isProjectFile(decl.getSourceFile())) return this.fromDeclaration(decl, expr, depth);
+    return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)}`);
+  }
+
+  /** `this.client`: the field's initialiser, every `this.client = …` in the class and its subclasses, getters. */
+  private fromThisField(cls: ts.ClassLikeDeclaration, name: string, use: ts.Node, depth: number): Origin[] {
+    const classes = [cls, ...this.ctx.subclassesOf(cls)];
+    const values: ts.Expression[] = [];
+    let injected: ts.ParameterDeclaration | undefined;
+    let typed: ts.PropertyDeclaration | undefined;
+    let subclassSwapsProvider = false;
+    for (const c of classes) {
+      for (const m of c.members) {
+        if (ts.isPropertyDeclaration(m) && propertyNameText(m.name) === name) {
+          if (m.initializer) values.push(m.initializer);
+          else typed = m;
+        }
+        if (ts.isGetAccessorDeclaration(m) && propertyNameText(m.name) === name && m.body) {
+          for (const r of returnExpressions(m)) values.push(r);
+        }
+        if (ts.isConstructorDeclaration(m)) {
+          for (const p of m.parameters) {
+            if (ts.isIdentifier(p.name) && p.name.text === name && ts.getModifiers(p)?.length) injected = p;
+          }
+        }
+      }
+      walk(c, (n) => {
+        if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+          const left = unwrap(n.left);
+          if (ts.isPropertyAccessExpression(left) && left.expression.kind === ts.SyntaxKind.ThisKeyword && left.name.text === name) {
+            values.push(n.right);
+          }
+        }
+      });
+      if (c !== cls && c.getText().includes('baseURL')) subclassSwapsProvider = true;
+    }
+    const evidence = `this.${name} of class ${cls.name?.text ?? '(anonymous)'} in ${locationOf(this.ctx, cls)}`;
+    if (subclassSwapsProvider) return [subclassUnknown(`${evidence}; a subclass changes baseURL`)];
+    const out = values.flatMap((v) => this.origins(v, depth));
+    if (injected) out.push(...this.fromTyped(injected, injected.type, `this.${name} is a constructor parameter in ${locationOf(this.ctx, injected)}`));
+    if (out.length === 0) {
+      if (typed) return this.fromTyped(typed, typed.type, `${evidence} (never constructed in view)`);
+      return this.byType(use, 'injected', `${evidence} (never assigned in view)`);
+    }
+    return out;
+  }
+
+  private fromClassMember(decl: ts.PropertyDeclaration | ts.GetAccessorDeclaration, use: ts.Node, depth: number): Origin[] {
+    const cls = decl.parent;
+    const name = propertyNameText(decl.name);
+    if (ts.isClassLike(cls) && name) return this.fromThisField(cls, name, use, depth);
+    return this.byType(use, 'injected', `${shortText(use, 30)} in ${locationOf(this.ctx, use)}`);
+  }
+
+  // ---- calls ---------------------------------------------------------------------------------
+
+  private fromCall(call: ts.CallExpression, depth: number): Origin[] {
+    const where = locationOf(this.ctx, call);
+    const fn = this.functionOf(call.expression);
+    if (fn) {
+      const returns = returnExpressions(fn);
+      if (returns.length) return returns.flatMap((r) => this.origins(r, depth));
+    }
+    // a library call: a wrapper when it is handed an openai client (P-WRAPPER), else another SDK (N05)
+    const wrapped = call.arguments.some((a) => this.containsClient(a, depth));
+    if (wrapped) return [{ kind: 'wrapper', evidence: `${shortText(call.expression, 30)}(…) wraps an openai client in ${where}` }];
+    const binding = bindingOfExpression(this.ctx.checker, call.expression);
+    if (binding) return [{ kind: 'foreign', evidence: `${shortText(call.expression, 30)}() from '${binding.module}' in ${where}` }];
+    return this.byType(call, 'injected', `${shortText(call, 40)} in ${where} (returned by a function out of view)`);
+  }
+
+  private containsClient(arg: ts.Expression, depth: number): boolean {
+    let found = false;
+    const check = (e: ts.Expression) => {
+      if (found) return;
+      const os = this.origins(e, depth);
+      if (os.some((o) => o.kind === 'sdk' && o.provider !== 'unknown')) found = true;
+    };
+    const a = unwrap(arg);
+    if (ts.isObjectLiteralExpression(a)) {
+      for (const p of a.properties) {
+        const v = propertyValue(p);
+        if (v) check(v);
+      }
+    } else if (ts.isNewExpression(a) || ts.isIdentifier(a)) check(a);
+    return found;
+  }
+
+  /** The project function a callee names: a declaration, a const arrow, a method. */
+  private functionOf(callee: ts.Expression): ts.FunctionLikeDeclaration | undefined {
+    const e = unwrap(callee);
+    if (isFunctionLike(e)) return e as ts.FunctionLikeDeclaration;
+    const nameNode = ts.isPropertyAccessExpression(e) ? e.name : ts.isIdentifier(e) ? e : undefined;
+    if (!nameNode) return undefined;
+    let symbol = this.ctx.checker.getSymbolAtLocation(nameNode);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) {
+      try { symbol = this.ctx.checker.getAliasedSymbol(symbol); } catch { return undefined; }
+    }
+    for (const d of symbol?.declarations ?? []) {
+      if (!isProjectFile(d.getSourceFile())) continue;
+      if (isFunctionLike(d) && (d as ts.FunctionLikeDeclaration).body) return d as ts.FunctionLikeDeclaration;
+      if (ts.isVariableDeclaration(d) && d.initializer) {
+        const init = unwrap(d.initializer);
+        if (isFunctionLike(init)) return init as ts.FunctionLikeDeclaration;
+      }
+      if ((ts.isPropertyAssignment(d) || ts.isPropertyDeclaration(d)) && d.initializer) {
+        const init = unwrap(d.initializer);
+        if (isFunctionLike(init)) return init as ts.FunctionLikeDeclaration;
+      }
+    }
+    return undefined;
+  }
+
+  // ---- types ---------------------------------------------------------------------------------
+
+  /** A parameter, field or interface member: the annotation proves the class, never the URL (P-INJECTED). */
+  private fromTyped(decl: ts.Node, type: ts.TypeNode | undefined, evidence: string, use?: ts.Node): Origin[] {
+    const classes = type ? this.classesOfTypeNode(type) : undefined;
+    if (classes) return classes.map((c) => injectedOrigin(c, evidence));
+    return this.byType(use ?? decl, 'injected', evidence);
+  }
+
+  private classesOfTypeNode(type: ts.TypeNode): ('openai' | 'azure' | 'foreign')[] | undefined {
+    if (ts.isUnionTypeNode(type)) {
+      const parts = type.types.filter((t) => t.kind !== ts.SyntaxKind.UndefinedKeyword && !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword));
+      const all = parts.map((t) => this.classesOfTypeNode(t));
+      return all.every((x) => x) ? all.flat() as ('openai' | 'azure' | 'foreign')[] : undefined;
+    }
+    if (ts.isTypeReferenceNode(type)) {
+      const name = type.typeName;
+      const expr = ts.isIdentifier(name) ? name : ts.isQualifiedName(name) ? name.right : undefined;
+      if (!expr) return undefined;
+      const id = ts.isIdentifier(name) ? name : undefined;
+      const binding = id ? bindingOfExpression(this.ctx.checker, id) : this.qualifiedBinding(name as ts.QualifiedName);
+      const cls = sdkClassOf(binding);
+      if (cls === 'openai' || cls === 'azure') return [cls];
+      if (binding) return ['foreign'];
+    }
+    if (ts.isTypeQueryNode(type)) return undefined;
+    return undefined;
+  }
+
+  private qualifiedBinding(name: ts.QualifiedName) {
+    // OpenAI.OpenAI or ns.AzureOpenAI
+    if (!ts.isIdentifier(name.left)) return undefined;
+    const base = bindingOfExpression(this.ctx.checker, name.left);
+    if (base && base.module === 'openai') return { kind: 'export' as const, module: 'openai', name: name.right.text, node: name };
+    return base;
+  }
+
+  /**
+   * Last resort. With a tsconfig the checker knows the receiver's type: an `OpenAI` from the
+   * SDK is a client of unknown provider; another package's type is not ours (N05). Without
+   * one we cannot tell, and the site is reported rather than dropped.
+   */
+  private byType(node: ts.Node, why: string, evidence: string): Origin[] {
+    if (this.ctx.typeAware) {
+      const classes = typeClasses(this.ctx.checker, this.ctx.checker.getTypeAtLocation(node));
+      if (classes) return classes.map((c) => injectedOrigin(c, evidence));
+    }
+    return [{ kind: 'sdk', provider: 'unknown', evidence, reason: { code: 'provider-unknown', detail: why }, notes: [], isDefault: false }];
+  }
+}
+
+function injectedOrigin(cls: 'openai' | 'azure' | 'foreign', evidence: string): Origin {
+  if (cls === 'foreign') return { kind: 'foreign', evidence };
+  if (cls === 'azure') return { kind: 'sdk', provider: 'azure-legacy', evidence, reason: { code: 'azure-legacy' }, notes: [], isDefault: false };
+  return { kind: 'sdk', provider: 'unknown', evidence, reason: { code: 'provider-unknown', detail: 'injected' }, notes: [], isDefault: false };
+}
+
+/** Classes of a checker type: SDK classes by declaration file, other packages' classes as foreign. */
+function typeClasses(checker: ts.TypeChecker, type: ts.Type): ('openai' | 'azure' | 'foreign')[] | undefined {
+  if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return undefined;
+  if (type.isUnion()) {
+    const parts = type.types.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null)));
+    const all = parts.map((t) => typeClasses(checker, t));
+    return all.every((x) => x) ? (all.flat() as ('openai' | 'azure' | 'foreign')[]) : undefined;
+  }
+  const symbol = type.getSymbol();
+  const decl = symbol?.declarations?.[0];
+  if (!symbol || !decl) return undefined;
+  const file = decl.getSourceFile().fileName;
+  if (/\/node_modules\/openai\//.test(file)) {
+    if (symbol.name === 'AzureOpenAI') return ['azure'];
+    if (symbol.name === 'OpenAI') return ['openai'];
+    return undefined;
+  }
+  if (file.includes('/node_modules/')) return ['foreign'];
+  return undefined;
+}
+
+function combine(origins: Origin[], fallbackEvidence: string): ClientResolution {
+  if (origins.length === 0) {
+    return { foreign: false, provider: 'unknown', evidence: fallbackEvidence, reason: { code: 'provider-unknown', detail: 'injected' }, notes: [], isDefault: false };
+  }
+  const sdk = origins.filter((o): o is Extract<Origin, { kind: 'sdk' }> => o.kind === 'sdk');
+  const wrappers = origins.filter((o) => o.kind === 'wrapper');
+  const foreign = origins.filter((o) => o.kind === 'foreign');
+  if (sdk.length === 0 && wrappers.length === 0) return { foreign: true, provider: 'other', evidence: foreign[0].evidence, notes: [], isDefault: false };
+  if (wrappers.length) {
+    return { foreign: false, provider: 'other', evidence: wrappers[0].evidence, reason: { code: 'wrapper-client' }, notes: [], isDefault: false };
+  }
+  const evidence = [...new Set(sdk.map((o) => o.evidence))].join('; ');
+  if (foreign.length) {
+    return { foreign: false, provider: 'unknown', evidence: `${evidence}; or ${foreign[0].evidence}`, reason: { code: 'provider-unknown', detail: 'union' }, notes: [], isDefault: false };
+  }
+  // P-UNION: every branch must pass; otherwise the failing branch's code
+  const failing = sdk.find((o) => o.reason);
+  if (failing) return { foreign: false, provider: failing.provider, evidence, reason: failing.reason, notes: failing.notes, isDefault: false };
+  const providers = new Set(sdk.map((o) => o.provider));
+  const provider = providers.size === 1 ? sdk[0].provider : sdk.find((o) => o.provider !== 'openai')!.provider;
+  const notes = dedupeNotes(sdk.flatMap((o) => o.notes));
+  return { foreign: false, provider, evidence, notes, isDefault: sdk.every((o) => o.isDefault) };
+}
+
+function dedupeNotes(notes: Note[]): Note[] {
+  const seen = new Set<string>();
+  return notes.filter((n) => (seen.has(n.rule) ? false : (seen.add(n.rule), true)));
+}
+
+function subclassUnknown(evidence: string): Origin {
+  return { kind: 'sdk', provider: 'unknown', evidence, reason: { code: 'provider-unknown', detail: 'subclass' }, notes: [], isDefault: false };
+}
+
+function azureV1(sdk: (p: Provider, r?: ReasonRef, n?: Note[], d?: boolean) => Origin): Origin {
+  return sdk('azure-v1', undefined, [{ rule: 'P-AZURE-V1', level: 'warn', message: 'Azure OpenAI v1 endpoint: `model` is the deployment name and stays as it is.' }]);
+}
+
+function allowed(sdk: (p: Provider, r?: ReasonRef, n?: Note[], d?: boolean) => Origin, entry: string): Origin {
+  return sdk('other', undefined, [{ rule: 'P-ALLOW', level: 'warn', message: `Base URL allow-listed by --allow-base-url ${entry}; Responses support there is the user's call.` }]);
+}
+
+function parseUrl(url: string): { origin: string; host: string; path: string } {
+  try {
+    const u = new URL(url);
+    return { origin: u.origin.toLowerCase(), host: u.hostname.toLowerCase(), path: u.pathname };
+  } catch {
+    const m = /^(?:[a-z]+:\/\/)?([^/:?#]+)(?::\d+)?([^?#]*)/i.exec(url);
+    return { origin: '', host: m?.[1]?.toLowerCase() ?? '', path: m?.[2] ?? url };
+  }
+}
+
+/** `process.env.NAME` / `process.env['NAME']` → NAME. */
+export function envVariable(e: ts.Expression): string | undefined {
+  const v = unwrap(e);
+  if (!(ts.isPropertyAccessExpression(v) || ts.isElementAccessExpression(v))) return undefined;
+  const obj = unwrap(v.expression);
+  const isEnv = (ts.isPropertyAccessExpression(obj) && obj.name.text === 'env' && ts.isIdentifier(obj.expression) && obj.expression.text === 'process') ||
+    (ts.isPropertyAccessExpression(obj) && obj.name.text === 'env' && ts.isMetaProperty(obj.expression));
+  if (!isEnv) return undefined;
+  return ts.isPropertyAccessExpression(v) ? v.name.text : stringValue(v.argumentExpression);
+}
+
+function isUndefinedLike(e: ts.Expression): boolean {
+  return (ts.isIdentifier(e) && e.text === 'undefined') || e.kind === ts.SyntaxKind.NullKeyword;
+}
+
+function isConditional(node: ts.Node, decl: ts.Node): boolean {
+  let current = node.parent;
+  while (current && current !== decl.parent) {
+    if (ts.isIfStatement(current) || ts.isConditionalExpression(current) || ts.isSwitchStatement(current) ||
+      ts.isTryStatement(current) || ts.isCatchClause(current) || ts.isForStatement(current) || ts.isWhileStatement(current) ||
+      (ts.isBinaryExpression(current) && (current.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken || current.operatorToken.kind === ts.SyntaxKind.BarBarToken))) {
+      return true;
+    }
+    if (isFunctionLike(current) || ts.isSourceFile(current)) return false;
+    current = current.parent;
+  }
+  return false;
+}
+
+function mentionsParameter(node: ts.Node, fn: ts.FunctionLikeDeclaration): boolean {
+  const names = new Set(fn.parameters.flatMap((p) => (ts.isIdentifier(p.name) ? [p.name.text] : [])));
+  let found = names.size > 0 && ts.isIdentifier(node) && names.has(node.text);
+  walk(node, (n) => {
+    if (ts.isIdentifier(n) && names.has(n.text)) found = true;
+  });
+  return found;
+}
+
+function thisClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
+  let current = node.parent;
+  while (current) {
+    if (ts.isClassLike(current)) return current;
+    if (isFunctionLike(current) && !ts.isArrowFunction(current) && !ts.isMethodDeclaration(current) &&
+      !ts.isConstructorDeclaration(current) && !ts.isGetAccessorDeclaration(current) && !ts.isSetAccessorDeclaration(current)) {
+      return undefined; // `this` of a plain function
+    }
+    current = current.parent;
+  }
+  return undefined;
+}
+
+function bindingRoot(decl: ts.BindingElement): ts.Node | undefined {
+  let current: ts.Node = decl;
+  while (ts.isBindingElement(current) || ts.isObjectBindingPattern(current) || ts.isArrayBindingPattern(current)) current = current.parent;
+  return current;
+}
+
+/** Expressions a function can return (a concise arrow body counts). */
+export function returnExpressions(fn: ts.FunctionLikeDeclaration): ts.Expression[] {
+  if (!fn.body) return [];
+  if (!ts.isBlock(fn.body)) return [fn.body];
+  const out: ts.Expression[] = [];
+  const visit = (n: ts.Node): void => {
+    if (isFunctionLike(n) || ts.isClassLike(n)) return;
+    if (ts.isReturnStatement(n) && n.expression) out.push(n.expression);
+    ts.forEachChild(n, visit);
+  };
+  ts.forEachChild(fn.body, visit);
+  return out;
+}

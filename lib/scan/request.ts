@@ -1,0 +1,383 @@
+/**
+ * Request analysis (MIGRATION-SPEC §2, R- and V- rules): resolve the params object (inline,
+ * local variable, spreads and conditional spreads), check every key against the parameter table,
+ * and plan the rewrites. Also derives the site kinds that depend on params (§1.2).
+ */
+import { CHAT_PARAMS, MIN_OUTPUT_TOKENS, UNSUPPORTED_MODEL } from '../rules/request-params.js';
+import { helperRename } from '../rules/helpers.js';
+import { TYPE_RENAMES } from '../rules/results.js';
+import {
+  ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, propertyValue, shortText, climbWrappers,
+} from './ast.js';
+import { bindingOfExpression, declarationOf } from './bindings.js';
+import type { ScanContext } from './context.js';
+import { MessagesAnalyzer, type MessagesFacts } from './messages.js';
+import { referencesOf, isExported } from './references.js';
+import type { SiteAnalysis } from './site.js';
+import { isStringTyped } from './types.js';
+
+export interface RequestFacts {
+  stream: 'yes' | 'no' | 'dynamic';
+}
+
+interface Entry {
+  key: string;
+  value: ts.Expression;
+  prop: ts.ObjectLiteralElementLike;
+  /** Inside a conditional spread branch. */
+  conditional: boolean;
+  /** The object literal that holds it. */
+  holder: ts.ObjectLiteralExpression;
+}
+
+/** Where keys come from: the top object and every object spread into it that we can see. */
+interface Collected {
+  entries: Entry[];
+  objects: { obj: ts.ObjectLiteralExpression; top: boolean }[];
+  opaque: boolean;
+}
+
+export class RequestAnalyzer {
+  constructor(private readonly ctx: ScanContext, private readonly site: SiteAnalysis) {}
+
+  analyze(call: ts.CallExpression, method: string): RequestFacts {
+    const arg = call.arguments[0];
+    if (!arg) {
+      this.site.reason('params-not-local', 'params');
+      return { stream: 'no' };
+    }
+    const top = this.paramsObject(arg, call);
+    if (!top) {
+      this.site.reason('params-not-local', 'params');
+      return { stream: method === 'stream' ? 'yes' : 'no' };
+    }
+    const collected: Collected = { entries: [], objects: [], opaque: false };
+    this.collect(top, false, true, collected, 0);
+    return this.evaluate(collected, method);
+  }
+
+  /** The params object literal: inline, or a local variable used only by this unit (V-LOCAL, §2.3). */
+  private paramsObject(arg: ts.Expression, call: ts.CallExpression): ts.ObjectLiteralExpression | undefined {
+    this.retypeCast(arg);
+    const e = unwrap(arg);
+    if (ts.isObjectLiteralExpression(e)) return e;
+    if (!ts.isIdentifier(e)) return undefined;
+    const decl = declarationOf(this.ctx.checker, e);
+    if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer) return undefined;
+    this.retypeCast(decl.initializer);
+    const init = unwrap(decl.initializer);
+    if (!ts.isObjectLiteralExpression(init)) return undefined;
+    if (isExported(this.ctx.checker, decl.name)) return undefined;
+    for (const ref of referencesOf(this.ctx.checker, decl.name)) {
+      const use = climbWrappers(ref);
+      if (ts.isCallExpression(use.parent) && use.parent.arguments[0] === use && isSiteCall(use.parent)) continue;
+      if (use.parent && ts.isSpreadAssignment(use.parent)) continue;
+      return undefined;
+    }
+    if (decl.parent.flags & ts.NodeFlags.Const || !referencesOf(this.ctx.checker, decl.name).some(isWrite)) {
+      this.site.share('params', decl);
+      if (decl.type) this.retype(decl.type);
+      void call;
+      return init;
+    }
+    return undefined;
+  }
+
+  /** `x as ChatCompletionCreateParamsNonStreaming` / `satisfies …`: retype to the Responses type (§2.3). */
+  private retypeCast(arg: ts.Expression): void {
+    let e: ts.Node = arg;
+    while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e)) {
+      if ((ts.isAsExpression(e) || ts.isSatisfiesExpression(e))) this.retype(e.type);
+      e = e.expression;
+    }
+  }
+
+  /** H-TYPES on a params annotation. Other annotations (e.g. a project interface) are left alone. */
+  private retype(type: ts.TypeNode): void {
+    if (!ts.isTypeReferenceNode(type)) return;
+    const name = ts.isIdentifier(type.typeName) ? type.typeName.text : type.typeName.right.text;
+    const target = TYPE_RENAMES[name];
+    if (!target?.to || !name.startsWith('ChatCompletionCreateParams')) return;
+    this.site.edit({ op: 'retype', rule: 'H-TYPES', ...this.site.range(type.typeName), to: target.to, importName: target.to, importFrom: target.module });
+  }
+
+  private collect(obj: ts.ObjectLiteralExpression, conditional: boolean, top: boolean, out: Collected, depth: number): void {
+    out.objects.push({ obj, top });
+    for (const p of obj.properties) {
+      if (ts.isSpreadAssignment(p)) {
+        this.spread(p.expression, conditional, out, depth);
+        continue;
+      }
+      const key = propertyNameText(p.name);
+      const value = propertyValue(p);
+      if (!key || !value) {
+        this.site.reason('unknown-param', shortText(p.name ?? p, 30));
+        continue;
+      }
+      out.entries.push({ key, value, prop: p, conditional, holder: obj });
+    }
+  }
+
+  /** V-SPREAD: `...{…}`, `...(c ? {A} : {B})`, `...(c && {A})`, `...local`; anything else is opaque. */
+  private spread(expression: ts.Expression, conditional: boolean, out: Collected, depth: number): void {
+    const e = unwrap(expression);
+    if (depth > 6) {
+      this.opaqueSpread(e, out);
+      return;
+    }
+    if (ts.isObjectLiteralExpression(e)) return this.collect(e, conditional, false, out, depth + 1);
+    if (ts.isConditionalExpression(e)) {
+      this.spreadBranch(e.whenTrue, out, depth);
+      this.spreadBranch(e.whenFalse, out, depth);
+      return;
+    }
+    if (ts.isBinaryExpression(e) && (e.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken)) {
+      this.spreadBranch(e.right, out, depth);
+      return;
+    }
+    if (ts.isIdentifier(e)) {
+      const local = this.localObject(e);
+      if (local) return this.collect(local, conditional, false, out, depth + 1);
+    }
+    this.opaqueSpread(e, out);
+  }
+
+  private spreadBranch(branch: ts.Expression, out: Collected, depth: number): void {
+    const b = unwrap(branch);
+    const lit = literalValue(b);
+    if (lit && (lit.kind === 'null' || lit.kind === 'undefined' || (lit.kind === 'boolean' && !lit.value))) return;
+    this.spread(b, true, out, depth + 1);
+  }
+
+  private opaqueSpread(e: ts.Expression, out: Collected): void {
+    out.opaque = true;
+    this.site.reason('opaque-spread', shortText(e, 40));
+  }
+
+  /** A local object literal spread into the params, used by nothing outside the unit. */
+  private localObject(id: ts.Identifier): ts.ObjectLiteralExpression | undefined {
+    const decl = declarationOf(this.ctx.checker, id);
+    if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer) return undefined;
+    const init = unwrap(decl.initializer);
+    if (!ts.isObjectLiteralExpression(init) || isExported(this.ctx.checker, decl.name)) return undefined;
+    for (const ref of referencesOf(this.ctx.checker, decl.name)) {
+      const use = climbWrappers(ref);
+      if (!(use.parent && ts.isSpreadAssignment(use.parent))) return undefined;
+    }
+    this.site.share('params', decl);
+    return init;
+  }
+
+  private evaluate(c: Collected, method: string): RequestFacts {
+    const keys = new Set(c.entries.map((e) => e.key));
+    let stream: RequestFacts['stream'] = method === 'stream' ? 'yes' : 'no';
+    let messages: MessagesFacts | undefined;
+    let jsonObject = false;
+    for (const entry of c.entries) {
+      const rule = CHAT_PARAMS[entry.key];
+      if (!rule) {
+        this.site.reason('unknown-param', entry.key);
+        continue;
+      }
+      switch (rule.treatment) {
+        case 'keep':
+          if (entry.key === 'model') this.model(entry.value);
+          if (entry.key === 'stream') stream = this.streamFlag(entry, stream);
+          if (entry.key === 'parallel_tool_calls') this.site.kinds.add('tool-using');
+          break;
+        case 'messages':
+          messages = new MessagesAnalyzer(this.ctx, this.site).analyze(entry.value);
+          if (!(ts.isArrayLiteralExpression(unwrap(entry.value)) && !entry.conditional)) messages = { ...messages, hoistable: false };
+          break;
+        case 'max-tokens':
+          this.maxTokens(entry);
+          break;
+        case 'response-format':
+          if (this.responseFormat(entry.value) === 'json_object') jsonObject = true;
+          break;
+        case 'reasoning-effort':
+        case 'verbosity':
+          break;
+        case 'logprobs':
+          this.logprobs(entry.value);
+          break;
+        case 'top-logprobs':
+          break;
+        case 'tools':
+        case 'tool-choice':
+          this.site.kinds.add('tool-using');
+          this.site.reason('not-supported-yet', `${entry.key} (R-TOOLS, R-TOOLCHOICE)`);
+          break;
+        case 'web-search':
+          this.site.reason('not-supported-yet', 'web_search_options (R-WEBSEARCH)');
+          break;
+        case 'stream-options':
+          this.streamOptions(entry.value);
+          break;
+        case 'no-equivalent':
+          this.noEquivalent(entry);
+          break;
+        case 'legacy-functions':
+          this.site.kinds.add('tool-using');
+          this.site.reason('legacy-functions');
+          break;
+      }
+    }
+    if (keys.has('max_tokens') && keys.has('max_completion_tokens') && bothUnconditional(c.entries)) {
+      this.site.reason('no-equivalent-param', 'max_tokens');
+    }
+    if (stream === 'dynamic') {
+      this.site.kinds.add('streaming');
+      this.site.reason('dynamic-stream-flag');
+    } else if (stream === 'yes') this.site.kinds.add('streaming');
+    if (c.opaque && !keys.has('stream') && method !== 'stream') {
+      // an opaque spread may also carry `stream: true`
+      this.site.reason('dynamic-stream-flag');
+      this.site.kinds.add('streaming');
+    }
+    const hasStore = keys.has('store');
+    const hoist = Boolean(messages?.hoistable) && !jsonObject;
+    if (hoist) {
+      this.site.note('M-SYSTEM', 'warn', 'The leading system message became `instructions`; if you later chain turns with previous_response_id, send `instructions` again on every turn.');
+    }
+    if (!hasStore) this.site.note('R-STORE', 'info', 'store: false added to keep Chat Completions retention behaviour.');
+    for (const { obj, top } of c.objects) {
+      this.site.edit({ op: 'request', rule: 'R-MESSAGES', ...this.site.range(obj), addStore: top && !hasStore, hoistSystem: top && hoist });
+    }
+    return { stream };
+  }
+
+  private model(value: ts.Expression): void {
+    const model = stringValue(value);
+    if (model === undefined) return;
+    this.site.model = model;
+    if (UNSUPPORTED_MODEL.test(model)) this.site.reason('model-not-supported', model);
+  }
+
+  /** S-DETECT: a literal, a local constant, or dynamic. */
+  private streamFlag(entry: Entry, current: RequestFacts['stream']): RequestFacts['stream'] {
+    if (entry.conditional) return 'dynamic';
+    let v = unwrap(entry.value);
+    if (ts.isIdentifier(v)) {
+      const decl = declarationOf(this.ctx.checker, v);
+      if (decl && ts.isVariableDeclaration(decl) && decl.initializer && decl.parent.flags & ts.NodeFlags.Const) v = unwrap(decl.initializer);
+    }
+    const lit = literalValue(v);
+    if (lit?.kind === 'boolean') return lit.value ? 'yes' : current;
+    if (lit && (lit.kind === 'null' || lit.kind === 'undefined')) return current;
+    return 'dynamic';
+  }
+
+  /** R-MAXTOK and T-MAXTOK-MIN. */
+  private maxTokens(entry: Entry): void {
+    const n = numberValue(entry.value);
+    const lit = literalValue(entry.value);
+    if (n !== undefined) {
+      if (n < MIN_OUTPUT_TOKENS) this.site.reason('max-tokens-below-minimum', String(n));
+      return;
+    }
+    if (lit && (lit.kind === 'null' || lit.kind === 'undefined')) return;
+    this.site.note('T-MAXTOK-MIN', 'warn', `${entry.key} was renamed to max_output_tokens; its value ${shortText(entry.value, 30)} must be at least ${MIN_OUTPUT_TOKENS}, which the Responses API enforces.`);
+  }
+
+  /** R-RESPFMT / H-ZODFORMAT. Returns the format type when known. */
+  private responseFormat(value: ts.Expression): string | undefined {
+    const v = unwrap(value);
+    if (ts.isObjectLiteralExpression(v)) {
+      const type = stringValue(propertyValue(v.properties.find((p) => propertyNameText(p.name) === 'type')));
+      if (type === 'text') return type;
+      if (type === 'json_object') {
+        this.site.kinds.add('structured-output');
+        return type;
+      }
+      if (type === 'json_schema') {
+        this.site.kinds.add('structured-output');
+        const inner = unwrap(propertyValue(v.properties.find((p) => propertyNameText(p.name) === 'json_schema')) ?? v);
+        if (!ts.isObjectLiteralExpression(inner)) {
+          this.site.reason('params-not-local', 'response_format');
+          return type;
+        }
+        if (inner.properties.some((p) => ts.isSpreadAssignment(p))) this.site.reason('params-not-local', 'response_format');
+        else if (!inner.properties.some((p) => propertyNameText(p.name) === 'schema')) this.site.reason('no-equivalent-param', 'response_format');
+        return type;
+      }
+      this.site.reason('params-not-local', 'response_format');
+      return undefined;
+    }
+    if (ts.isCallExpression(v)) {
+      const binding = bindingOfExpression(this.ctx.checker, v.expression);
+      const rename = binding?.kind === 'export' ? helperRename(binding.module, binding.name) : undefined;
+      if (rename?.role === 'format') {
+        this.site.kinds.add('structured-output');
+        const props = v.arguments[2] && unwrap(v.arguments[2]);
+        if (props && (!ts.isObjectLiteralExpression(props) || props.properties.some((p) => propertyNameText(p.name) !== 'description'))) {
+          this.site.reason('no-equivalent-param', 'schemaDefinitions');
+        }
+        this.site.edit({ op: 'helper-call', rule: rename.rule, ...this.site.range(v.expression), from: rename.from, to: rename.to, module: rename.module });
+        return 'json_schema';
+      }
+    }
+    this.site.kinds.add('structured-output');
+    this.site.reason('params-not-local', 'response_format');
+    return undefined;
+  }
+
+  /** R-LOGPROBS: only literal values can be mapped. */
+  private logprobs(value: ts.Expression): void {
+    const lit = literalValue(value);
+    if (lit && (lit.kind === 'boolean' || lit.kind === 'null' || lit.kind === 'undefined')) return;
+    this.site.reason('no-equivalent-param', 'logprobs');
+  }
+
+  /** R-STREAMOPTS: a literal object we can edit. */
+  private streamOptions(value: ts.Expression): void {
+    const v = unwrap(value);
+    if (ts.isObjectLiteralExpression(v) && v.properties.every((p) => ['include_usage', 'include_obfuscation'].includes(propertyNameText(p.name) ?? ''))) return;
+    const lit = literalValue(v);
+    if (lit && (lit.kind === 'null' || lit.kind === 'undefined')) return;
+    this.site.reason('params-not-local', 'stream_options');
+  }
+
+  /** R-NOEQUIV: inert values are dropped, anything else is reported. */
+  private noEquivalent(entry: Entry): void {
+    if (isInert(entry.key, entry.value)) return;
+    if (entry.key === 'n') {
+      const n = numberValue(entry.value);
+      this.site.reason('n-greater-than-one', n !== undefined ? String(n) : shortText(entry.value, 20));
+      return;
+    }
+    this.site.reason('no-equivalent-param', entry.key);
+  }
+}
+
+/** R-NOEQUIV inert values: `undefined`/`null`, `n: 1`, `stop: []`, `logit_bias: {}`, `modalities: ['text']`. */
+export function isInert(key: string, value: ts.Expression): boolean {
+  const v = unwrap(value);
+  const lit = literalValue(v);
+  if (lit && (lit.kind === 'null' || lit.kind === 'undefined')) return true;
+  if (key === 'n') return lit?.kind === 'number' && lit.value === 1;
+  if (key === 'stop') return ts.isArrayLiteralExpression(v) && v.elements.length === 0;
+  if (key === 'logit_bias') return ts.isObjectLiteralExpression(v) && v.properties.length === 0;
+  if (key === 'modalities') return ts.isArrayLiteralExpression(v) && v.elements.length === 1 && stringValue(v.elements[0]) === 'text';
+  return false;
+}
+
+function bothUnconditional(entries: Entry[]): boolean {
+  const a = entries.find((e) => e.key === 'max_tokens');
+  const b = entries.find((e) => e.key === 'max_completion_tokens');
+  return Boolean(a && b && !(a.conditional && b.conditional && a.holder !== b.holder));
+}
+
+function isWrite(id: ts.Identifier): boolean {
+  const use = climbWrappers(id);
+  return ts.isBinaryExpression(use.parent) && use.parent.left === use && use.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
+}
+
+/** A call that is itself a chat call site (`….chat.completions.create(…)`), for unit sharing. */
+function isSiteCall(call: ts.CallExpression): boolean {
+  const callee = call.expression;
+  return (ts.isPropertyAccessExpression(callee) || ts.isElementAccessExpression(callee)) && /\bcompletions\b/.test(callee.getText());
+}
+
+/** Exposed for the messages analysis of string content. */
+export { isStringTyped };

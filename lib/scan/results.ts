@@ -1,0 +1,530 @@
+/**
+ * Result analysis (MIGRATION-SPEC §4, O- rules): follow the value a call returns through awaits,
+ * `.then`, variables, aliases and destructuring, map every read chain with the RESULT_STEPS
+ * table, and report every use the table does not cover (O-ESCAPE, O-NOEQUIV).
+ */
+import type { ChainLink } from '../plan.js';
+import {
+  ANY, FINISH_VALUES, INDEX0, OBJECT_SHAPES, RESULT_STEPS, TYPE_RENAMES, type Shape, type Step,
+} from '../rules/results.js';
+import {
+  ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, isFunctionLike, climbWrappers, startOf, walk,
+} from './ast.js';
+import type { ScanContext } from './context.js';
+import { referencesOf, isExported } from './references.js';
+import type { SiteAnalysis } from './site.js';
+
+/** A chain being followed: where it started and what it becomes on the Responses side. */
+interface Chain {
+  /** The node the chain hangs from (an identifier, an await expression…). */
+  root: ts.Node;
+  /** Replacement text for the root (O-BIND fresh identifier). */
+  rootText?: string;
+  /** The Chat names accessed so far, and the Responses links they became. */
+  accessed: string[];
+  links: ChainLink[];
+  /** The first access was optional (`r?.x`): the first Responses link keeps it. */
+  rootOptional: boolean;
+}
+
+type Use =
+  | 'console' | 'return' | 'argument' | 'store' | 'spread' | 'throw' | 'export' | 'discard' | 'read' | 'assign';
+
+export class ResultAnalyzer {
+  private readonly followed = new Set<ts.Node>();
+
+  constructor(
+    private readonly ctx: ScanContext,
+    private readonly site: SiteAnalysis,
+    /** Is this call expression a chat call site (possibly another one of the unit)? */
+    private readonly isSiteCall: (node: ts.Node) => boolean,
+  ) {}
+
+  /** Follow the promise a non-streaming call returns. */
+  analyze(call: ts.CallExpression): void {
+    this.promise(call);
+  }
+
+  // ---- the promise -------------------------------------------------------------------------
+
+  private promise(node: ts.Node): void {
+    const outer = climbWrappers(node);
+    const parent = outer.parent;
+    if (ts.isAwaitExpression(parent)) return this.value(parent, 'completion', { root: parent, accessed: [], links: [], rootOptional: false });
+    if (ts.isPropertyAccessExpression(parent) && parent.expression === outer) {
+      const method = parent.name.text;
+      const call = parent.parent;
+      if (!ts.isCallExpression(call) || call.expression !== parent) return this.site.reason('not-supported-yet', `.${method} on the request promise`);
+      if (method === 'then') return this.then(call);
+      if (method === 'catch' || method === 'finally') return this.promise(call);
+      if (method === 'withResponse') return this.withResponse(call);
+      if (method === 'asResponse') return this.asResponse(call);
+      return this.site.reason('not-supported-yet', `.${method}() on the request promise`);
+    }
+    if (ts.isConditionalExpression(parent) && parent.condition !== outer) return this.promise(parent);
+    if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
+      // a stored promise: every later `await p` / `p.then` is a use of it
+      if (isExported(this.ctx.checker, parent.name)) return this.site.reason('result-escapes', 'export');
+      this.site.share('result', parent);
+      for (const ref of referencesOf(this.ctx.checker, parent.name)) this.promise(ref);
+      return;
+    }
+    const use = useOf(outer);
+    if (use === 'discard') return;
+    if (use === 'read') return this.site.reason('result-escapes', 'promise');
+    this.site.reason('result-escapes', use === 'console' ? 'argument' : use);
+  }
+
+  private then(call: ts.CallExpression): void {
+    const cb = call.arguments[0] && unwrap(call.arguments[0]);
+    if (cb && (ts.isArrowFunction(cb) || ts.isFunctionExpression(cb))) {
+      const param = cb.parameters[0];
+      if (param && ts.isIdentifier(param.name)) {
+        this.retypeAnnotation(param.type);
+        this.binding(param.name, 'completion');
+      } else if (param) this.site.reason('not-supported-yet', 'a destructured .then() parameter');
+    } else if (cb) {
+      this.site.reason('result-escapes', 'argument');
+    }
+  }
+
+  /** `.withResponse()`: follow `data`; `response` (the fetch Response) and `request_id` are unchanged (O-BIND). */
+  private withResponse(call: ts.CallExpression): void {
+    const outer = climbWrappers(call);
+    const awaited = outer.parent;
+    if (!ts.isAwaitExpression(awaited)) return this.site.reason('not-supported-yet', '.withResponse() not awaited');
+    const decl = climbWrappers(awaited).parent;
+    if (!ts.isVariableDeclaration(decl) || !ts.isObjectBindingPattern(decl.name)) return this.site.reason('not-supported-yet', '.withResponse() result not destructured');
+    for (const el of decl.name.elements) {
+      const key = propertyNameText(el.propertyName ?? (ts.isIdentifier(el.name) ? el.name : undefined));
+      if (key === 'data' && ts.isIdentifier(el.name)) this.binding(el.name, 'completion');
+      else if (key !== 'response' && key !== 'request_id') this.site.reason('not-supported-yet', `.withResponse().${key}`);
+    }
+  }
+
+  /** `.asResponse()`: headers and status are fine, a parsed body has no output_text (H-RAW). */
+  private asResponse(call: ts.CallExpression): void {
+    const text = enclosingFunctionText(call);
+    if (/\.(json|text)\s*\(/.test(text)) this.site.reason('raw-response-body');
+  }
+
+  // ---- bindings and values -----------------------------------------------------------------
+
+  /** Follow every read of a local name that holds a value of `shape`. */
+  private binding(name: ts.Identifier, shape: Shape, rootText?: string, links: ChainLink[] = []): void {
+    if (this.followed.has(name)) return;
+    this.followed.add(name);
+    if (isExported(this.ctx.checker, name)) return this.site.reason('result-escapes', 'export');
+    for (const ref of referencesOf(this.ctx.checker, name)) {
+      const use = climbWrappers(ref);
+      if (ts.isBinaryExpression(use.parent) && use.parent.left === use && use.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+        this.assignedValue(use.parent.right, name);
+        continue;
+      }
+      this.value(ref, shape, { root: ref, rootText, accessed: [], links: [...links], rootOptional: false });
+    }
+  }
+
+  /** `r = await …` on a followed variable: another site of the unit, or something we cannot see. */
+  private assignedValue(value: ts.Expression, name: ts.Identifier): void {
+    let v = unwrap(value);
+    if (ts.isAwaitExpression(v)) v = unwrap(v.expression);
+    if (this.isSiteCall(v)) {
+      this.site.share('result', name.parent);
+      return;
+    }
+    this.site.reason('result-escapes', 'assign');
+  }
+
+  /**
+   * `node` evaluates to a Chat value of `shape`; climb through the accesses that read it, then
+   * judge the context the final value is used in.
+   */
+  private value(node: ts.Node, shape: Shape, chain: Chain): void {
+    let current: ts.Node = node;
+    let currentShape = shape;
+    for (;;) {
+      const outer = climbNonNull(current, chain);
+      const parent = outer.parent;
+      const access = accessStep(outer, parent);
+      if (!access) {
+        this.finish(outer, current, currentShape, chain);
+        return;
+      }
+      if (chain.accessed.length === 0 && access.optional) chain.rootOptional = true;
+      const table = RESULT_STEPS[currentShape];
+      const step: Step | undefined = table[access.name] ?? (access.name !== INDEX0 ? table[ANY] : undefined) ?? table[ANY];
+      if (!step) {
+        if (OBJECT_SHAPES.has(currentShape)) this.site.reason('no-equivalent-result', describe(chain, access.name));
+        // a method or property of a primitive (`content.trim()`, `created.toString()`): fine
+        else this.finish(outer, current, currentShape, chain);
+        return;
+      }
+      if ('report' in step) {
+        if (step.report === 'not-yet') this.site.reason('not-supported-yet', step.detail);
+        else if (step.report === 'legacy-functions') this.site.reason('legacy-functions');
+        else this.site.reason('no-equivalent-result', step.detail);
+        return;
+      }
+      step.path.forEach((name, i) => {
+        const optional = i === 0 && (chain.links.length ? access.optional : chain.rootOptional);
+        chain.links.push({ name, optional, nonNull: false });
+      });
+      chain.accessed.push(access.name);
+      if (step.note && step.rule) this.site.note(step.rule, 'warn', step.note);
+      current = access.node;
+      currentShape = step.to;
+    }
+  }
+
+  /** The chain ended at `end` (the outermost wrapper `outer`): rewrite it and judge its use. */
+  private finish(outer: ts.Node, end: ts.Node, shape: Shape, chain: Chain): void {
+    const changed = chain.rootText !== undefined || chain.accessed.join('.') !== chain.links.map((l) => l.name).join('.');
+    if (changed) {
+      const root = this.site.range(chain.root);
+      this.site.edit({ op: 'chain', rule: ruleOf(shape), ...this.site.range(end), rootStart: root.start, rootEnd: root.end, tail: chain.links, rootText: chain.rootText });
+    }
+    if (shape === 'usage' || shape === 'prompt-details' || shape === 'completion-details') {
+      if (chain.accessed.length) this.site.note('O-USAGE', 'info', 'Usage fields renamed: prompt_tokens → input_tokens, completion_tokens → output_tokens.');
+    }
+    if (shape === 'content' || shape === 'parsed' || shape === 'created' || shape === 'leaf') {
+      if (shape === 'leaf' && chain.links.some((l) => ['input_tokens', 'output_tokens', 'cached_tokens', 'reasoning_tokens', 'total_tokens'].includes(l.name))) {
+        this.site.note('O-USAGE', 'info', 'Usage fields renamed: prompt_tokens → input_tokens, completion_tokens → output_tokens.');
+      }
+      if (shape === 'content') return this.contentUse(outer, chain);
+      if (shape === 'parsed') this.site.note('H-PARSE', 'warn', 'responses.parse() does not throw on incomplete output: output_parsed is null unless status is completed.');
+      return this.aliasOrDone(outer, shape, chain);
+    }
+    if (shape === 'finish-reason') return this.finishReasonUse(outer, chain);
+    if (shape === 'object') return this.objectUse(outer);
+    if (shape === 'id') return this.idUse(outer);
+    return this.objectShapeUse(outer, shape, chain);
+  }
+
+  /** A Chat object (completion, choice, message, usage…) used as a whole. */
+  private objectShapeUse(outer: ts.Node, shape: Shape, chain: Chain): void {
+    const parent = outer.parent;
+    // aliases: const msg = r.choices[0].message;  const [choice] = r.choices;  const { choices } = r
+    if (ts.isVariableDeclaration(parent) && parent.initializer === outer) return this.alias(parent, shape, chain);
+    if (ts.isForOfStatement(parent) && parent.expression === outer) return this.site.reason('no-equivalent-result', 'choices');
+    const use = useOf(outer);
+    switch (use) {
+      case 'discard':
+      case 'read':
+        return;
+      case 'console':
+        this.site.note('O-ESCAPE', 'warn', 'A logged Chat result now logs the Responses shape.');
+        return;
+      default:
+        this.site.reason('result-escapes', use);
+    }
+  }
+
+  private alias(decl: ts.VariableDeclaration, shape: Shape, chain: Chain): void {
+    if (decl.type) {
+      if (this.retypeAnnotation(decl.type) === 'escape') return;
+    }
+    if (ts.isIdentifier(decl.name)) {
+      if (!(decl.parent.flags & ts.NodeFlags.Const) && referencesOf(this.ctx.checker, decl.name).some((r) => isAssigned(r))) {
+        return this.site.reason('result-escapes', 'assign');
+      }
+      return this.binding(decl.name, shape, undefined, []);
+    }
+    if (ts.isObjectBindingPattern(decl.name)) return this.destructure(decl, decl.name, shape, chain);
+    if (ts.isArrayBindingPattern(decl.name) && shape === 'choices') {
+      // const [choice] = r.choices  →  const choice = r
+      const [first, ...rest] = decl.name.elements;
+      if (first && ts.isBindingElement(first) && ts.isIdentifier(first.name) && !first.dotDotDotToken && !first.initializer && rest.every(ts.isOmittedExpression)) {
+        if (rest.length) return this.site.reason('no-equivalent-result', 'choices');
+        this.site.edit({ op: 'pattern', rule: 'O-CHOICES', ...this.site.range(decl.name), text: first.name.text });
+        const root = this.site.range(chain.root);
+        this.site.edit({ op: 'chain', rule: 'O-CHOICES', ...this.site.range(decl.initializer!), rootStart: root.start, rootEnd: root.end, tail: chain.links, rootText: chain.rootText });
+        return this.binding(first.name, 'choice');
+      }
+    }
+    this.site.reason('no-equivalent-result', `destructuring of ${describe(chain)}`);
+  }
+
+  /** O-BIND: `const { choices, usage } = <chat value>` → `const response = <value>`, reads rewritten. */
+  private destructure(decl: ts.VariableDeclaration, pattern: ts.ObjectBindingPattern, shape: Shape, chain: Chain): void {
+    const table = RESULT_STEPS[shape];
+    const elements: { name: ts.Identifier; step: Extract<Step, { to: Shape }> }[] = [];
+    for (const el of pattern.elements) {
+      const key = propertyNameText(el.propertyName ?? (ts.isIdentifier(el.name) ? el.name : undefined));
+      if (!key || !ts.isIdentifier(el.name) || el.dotDotDotToken || el.initializer) {
+        return this.site.reason('no-equivalent-result', `destructuring of ${describe(chain)}`);
+      }
+      const step = table[key];
+      if (!step) return this.site.reason('no-equivalent-result', describe(chain, key));
+      if ('report' in step) {
+        if (step.report === 'not-yet') return this.site.reason('not-supported-yet', step.detail);
+        return this.site.reason(step.report === 'legacy-functions' ? 'legacy-functions' : 'no-equivalent-result', step.detail);
+      }
+      elements.push({ name: el.name, step });
+    }
+    if (elements.every((e) => e.step.path.length === 1 && e.step.path[0] === propertyNameText(e.name) && e.step.to !== 'content') && chain.links.length === chain.accessed.length) {
+      // every name survives as it is (`const { usage, id } = r`): follow each binding
+      for (const e of elements) this.binding(e.name, e.step.to);
+      return;
+    }
+    const fresh = freshName(decl, 'response');
+    this.site.edit({ op: 'pattern', rule: 'O-BIND', ...this.site.range(pattern), text: fresh });
+    if (chain.links.length || chain.rootText) {
+      const root = this.site.range(chain.root);
+      this.site.edit({ op: 'chain', rule: 'O-BIND', ...this.site.range(decl.initializer!), rootStart: root.start, rootEnd: root.end, tail: chain.links, rootText: chain.rootText });
+    }
+    for (const e of elements) {
+      const links: ChainLink[] = e.step.path.map((name) => ({ name, optional: false, nonNull: false }));
+      this.bindingWithRoot(e.name, e.step.to, fresh, links);
+    }
+  }
+
+  /** Follow a destructured name whose reads are rewritten to start at a fresh identifier. */
+  private bindingWithRoot(name: ts.Identifier, shape: Shape, rootText: string, links: ChainLink[]): void {
+    if (this.followed.has(name)) return;
+    this.followed.add(name);
+    for (const ref of referencesOf(this.ctx.checker, name)) {
+      this.value(ref, shape, { root: ref, rootText, accessed: [], links: [...links], rootOptional: false });
+    }
+  }
+
+  /** H-TYPES on an annotation of a followed value; Chat types without an equivalent escape (result-escapes:type). */
+  private retypeAnnotation(type: ts.TypeNode | undefined): 'ok' | 'escape' {
+    if (!type) return 'ok';
+    let escape = false;
+    walk(type, (n) => {
+      if (!ts.isTypeReferenceNode(n)) return;
+      const name = ts.isIdentifier(n.typeName) ? n.typeName.text : n.typeName.right.text;
+      const target = TYPE_RENAMES[name];
+      if (!target) return;
+      if (!target.to) {
+        escape = true;
+        return;
+      }
+      this.site.edit({ op: 'retype', rule: 'H-TYPES', ...this.site.range(n.typeName), to: target.to, importName: target.to, importFrom: target.module });
+    });
+    if (ts.isTypeReferenceNode(type)) {
+      const name = ts.isIdentifier(type.typeName) ? type.typeName.text : type.typeName.right.text;
+      const target = TYPE_RENAMES[name];
+      if (target && !target.to) escape = true;
+      else if (target?.to) this.site.edit({ op: 'retype', rule: 'H-TYPES', ...this.site.range(type.typeName), to: target.to, importName: target.to, importFrom: target.module });
+    }
+    if (escape) this.site.reason('result-escapes', 'type');
+    return escape ? 'escape' : 'ok';
+  }
+
+  // ---- leaves ------------------------------------------------------------------------------
+
+  /** O-CONTENT / O-CONTENT-NULL: `output_text` is never null. */
+  private contentUse(outer: ts.Node, chain: Chain): void {
+    const parent = outer.parent;
+    if (ts.isBinaryExpression(parent)) {
+      const op = parent.operatorToken.kind;
+      const other = parent.left === outer ? parent.right : parent.left;
+      if (isEquality(op)) {
+        const lit = literalValue(other as ts.Expression);
+        if (lit && (lit.kind === 'null' || lit.kind === 'undefined')) {
+          this.site.edit({ op: 'replace', rule: 'O-CONTENT-NULL', ...this.site.range(other), text: "''" });
+          this.site.note('O-CONTENT-NULL', 'warn', 'A null check on the content became a check for the empty string: output_text is never null.');
+        }
+        return;
+      }
+      if (op === ts.SyntaxKind.QuestionQuestionToken && parent.left === outer) {
+        const fallback = literalValue(parent.right);
+        if (!(fallback?.kind === 'string' && fallback.value === '')) {
+          this.site.edit({ op: 'operator', rule: 'O-CONTENT-NULL', ...this.site.range(parent), to: '||' });
+          this.site.note('O-CONTENT-NULL', 'warn', '`content ?? fallback` became `output_text || fallback`: output_text is an empty string, never null, when there is no text.');
+        }
+        return;
+      }
+    }
+    if (ts.isTypeOfExpression(parent)) return this.site.reason('no-equivalent-result', 'content-typeof');
+    this.aliasOrDone(outer, 'content', chain);
+  }
+
+  /** A primitive leaf: fine wherever it goes, but a local alias of content is followed for null checks. */
+  private aliasOrDone(outer: ts.Node, shape: Shape, _chain: Chain): void {
+    const parent = outer.parent;
+    if (shape === 'content' && ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
+      if (this.followed.has(parent.name)) return;
+      this.followed.add(parent.name);
+      for (const ref of referencesOf(this.ctx.checker, parent.name)) {
+        if (isAssigned(ref)) continue;
+        this.contentUse(climbWrappers(ref), { root: ref, accessed: [], links: [], rootOptional: false });
+      }
+    }
+  }
+
+  /** O-FINISH: comparisons with a literal are rewritten; any other read has no equivalent. */
+  private finishReasonUse(outer: ts.Node, chain: Chain): void {
+    const parent = outer.parent;
+    if (ts.isBinaryExpression(parent) && isEquality(parent.operatorToken.kind)) {
+      const other = parent.left === outer ? parent.right : parent.left;
+      const value = stringValue(other);
+      if (value === 'function_call') return this.site.reason('legacy-functions');
+      if (value && (FINISH_VALUES as readonly string[]).includes(value)) {
+        const root = this.site.range(chain.root);
+        const op = parent.operatorToken.kind;
+        const negate = op === ts.SyntaxKind.ExclamationEqualsEqualsToken || op === ts.SyntaxKind.ExclamationEqualsToken;
+        this.site.edit({ op: 'finish', rule: 'O-FINISH', ...this.site.range(parent), rootStart: root.start, rootEnd: root.end, rootText: chain.rootText, value: value as (typeof FINISH_VALUES)[number], negate });
+        this.site.note('O-FINISH', 'warn', `finish_reason === '${value}' became a check of status / incomplete_details.`);
+        return;
+      }
+    }
+    this.site.reason('no-equivalent-result', 'finish_reason');
+  }
+
+  /** O-META: `object === 'chat.completion'` → `'response'`; other reads would see a new value. */
+  private objectUse(outer: ts.Node): void {
+    const parent = outer.parent;
+    if (ts.isBinaryExpression(parent) && isEquality(parent.operatorToken.kind)) {
+      const other = parent.left === outer ? parent.right : parent.left;
+      if (stringValue(other) === 'chat.completion') {
+        this.site.edit({ op: 'replace', rule: 'O-META', ...this.site.range(other), text: "'response'" });
+        return;
+      }
+    }
+    this.site.reason('no-equivalent-result', 'object');
+  }
+
+  /** O-META: the id keeps its name, but code that parses its `chatcmpl-` prefix breaks. */
+  private idUse(outer: ts.Node): void {
+    const parent = outer.parent;
+    if (ts.isPropertyAccessExpression(parent) && ['startsWith', 'slice', 'substring', 'substr', 'split', 'replace', 'match', 'indexOf'].includes(parent.name.text)) {
+      this.site.reason('no-equivalent-result', 'id');
+      return;
+    }
+    if (ts.isBinaryExpression(parent)) {
+      const other = parent.left === outer ? parent.right : parent.left;
+      if (stringValue(other)?.startsWith('chatcmpl')) this.site.reason('no-equivalent-result', 'id');
+    }
+  }
+}
+
+// ---- helpers -------------------------------------------------------------------------------
+
+/** Climb `!` and parentheses, recording a kept `!` on the last Responses link. */
+function climbNonNull(node: ts.Node, chain: Chain): ts.Node {
+  let current = node;
+  while (current.parent && (ts.isNonNullExpression(current.parent) || ts.isParenthesizedExpression(current.parent))) {
+    if (ts.isNonNullExpression(current.parent) && chain.links.length && chain.accessed.length) {
+      const last = chain.links[chain.links.length - 1];
+      // only a link that survives the rewrite keeps its `!`
+      if (chain.links.length === chain.links.length) last.nonNull = last.nonNull || lastAccessKept(chain);
+    }
+    current = current.parent;
+  }
+  return current;
+}
+
+function lastAccessKept(chain: Chain): boolean {
+  return chain.accessed[chain.accessed.length - 1] === chain.links[chain.links.length - 1]?.name ||
+    ['usage', 'input_tokens_details', 'output_tokens_details'].includes(chain.links[chain.links.length - 1]?.name ?? '');
+}
+
+interface Access {
+  name: string;
+  optional: boolean;
+  /** The node that evaluates to the accessed value. */
+  node: ts.Node;
+}
+
+/** `x.name`, `x['name']`, `x[0]`, `x.at(0)` with `x` = outer. */
+function accessStep(outer: ts.Node, parent: ts.Node): Access | undefined {
+  if (ts.isPropertyAccessExpression(parent) && parent.expression === outer) {
+    const name = parent.name.text;
+    const call = parent.parent;
+    if (name === 'at' && ts.isCallExpression(call) && call.expression === parent) {
+      const index = call.arguments.length === 1 ? numberValue(call.arguments[0]) : undefined;
+      return { name: index === 0 ? INDEX0 : ANY, optional: Boolean(parent.questionDotToken), node: call };
+    }
+    return { name, optional: Boolean(parent.questionDotToken), node: parent };
+  }
+  if (ts.isElementAccessExpression(parent) && parent.expression === outer) {
+    const index = numberValue(parent.argumentExpression);
+    const name = index !== undefined ? (index === 0 ? INDEX0 : ANY) : stringValue(parent.argumentExpression) ?? ANY;
+    return { name, optional: Boolean(parent.questionDotToken), node: parent };
+  }
+  return undefined;
+}
+
+function describe(chain: Chain, next?: string): string {
+  const names = [...chain.accessed, ...(next ? [next] : [])].map((n) => (n === INDEX0 ? '[0]' : n === ANY ? '[i]' : n));
+  return names.join('.').replace(/\.\[/g, '[') || 'result';
+}
+
+function ruleOf(shape: Shape): string {
+  switch (shape) {
+    case 'content': return 'O-CONTENT';
+    case 'parsed': return 'O-PARSED';
+    case 'created': return 'O-META';
+    case 'usage': case 'prompt-details': case 'completion-details': return 'O-USAGE';
+    default: return 'O-CHOICES';
+  }
+}
+
+function isEquality(kind: ts.SyntaxKind): boolean {
+  return kind === ts.SyntaxKind.EqualsEqualsEqualsToken || kind === ts.SyntaxKind.ExclamationEqualsEqualsToken ||
+    kind === ts.SyntaxKind.EqualsEqualsToken || kind === ts.SyntaxKind.ExclamationEqualsToken;
+}
+
+function isAssigned(ref: ts.Node): boolean {
+  const use = climbWrappers(ref);
+  return ts.isBinaryExpression(use.parent) && use.parent.left === use && use.parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
+    use.parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
+}
+
+/** How a value is used by its context, when it is not read further. */
+export function useOf(outer: ts.Node): Use {
+  const parent = outer.parent;
+  if (!parent) return 'discard';
+  if (ts.isExpressionStatement(parent) || ts.isVoidExpression(parent)) return 'discard';
+  if (ts.isReturnStatement(parent)) return 'return';
+  if (ts.isArrowFunction(parent) && parent.body === outer) return 'return';
+  if (ts.isThrowStatement(parent)) return 'throw';
+  if (ts.isExportAssignment(parent)) return 'export';
+  if (ts.isSpreadElement(parent) || ts.isSpreadAssignment(parent)) return 'spread';
+  if (ts.isCallExpression(parent) || ts.isNewExpression(parent)) {
+    if (parent.expression === outer) return 'read';
+    const callee = parent.expression;
+    if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'console') return 'console';
+    return 'argument';
+  }
+  if (ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent)) return 'store';
+  if (ts.isArrayLiteralExpression(parent)) return 'store';
+  if (ts.isBinaryExpression(parent) && parent.right === outer && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+    const left = unwrap(parent.left);
+    return ts.isIdentifier(left) ? 'assign' : 'store';
+  }
+  if (ts.isVariableDeclaration(parent)) return 'assign';
+  if (ts.isTemplateSpan(parent)) return 'read';
+  if (ts.isJsxExpression(parent)) return 'read';
+  if (ts.isYieldExpression(parent)) return 'return';
+  if (ts.isAwaitExpression(parent) || ts.isParenthesizedExpression(parent)) return useOf(parent);
+  if (ts.isConditionalExpression(parent) && parent.condition !== outer) return useOf(parent) === 'discard' ? 'discard' : 'store';
+  if (ts.isBinaryExpression(parent) && (parent.operatorToken.kind === ts.SyntaxKind.BarBarToken || parent.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken) ) {
+    const outerUse = useOf(parent);
+    return outerUse === 'discard' || outerUse === 'read' ? 'read' : outerUse;
+  }
+  return 'read';
+}
+
+function enclosingFunctionText(node: ts.Node): string {
+  let current: ts.Node | undefined = node.parent;
+  while (current && !isFunctionLike(current) && !ts.isSourceFile(current)) current = current.parent;
+  return current ? current.getText() : '';
+}
+
+/** A name not used anywhere in the function that holds the declaration. */
+function freshName(decl: ts.Node, base: string): string {
+  let scope: ts.Node | undefined = decl.parent;
+  while (scope && !isFunctionLike(scope) && !ts.isSourceFile(scope)) scope = scope.parent;
+  const used = new Set<string>();
+  walk(scope ?? decl.getSourceFile(), (n) => {
+    if (ts.isIdentifier(n)) used.add(n.text);
+  });
+  if (!used.has(base)) return base;
+  for (let i = 2; ; i++) if (!used.has(`${base}${i}`)) return `${base}${i}`;
+}
+
+export { startOf };

@@ -1,0 +1,47 @@
+/** What the analysis learns about one call site while it runs: kinds, reasons, notes, edits. */
+import type { Kind } from '../options.js';
+import type { Edit } from '../plan.js';
+import type { Note } from '../report/model.js';
+import { ts, startOf } from './ast.js';
+import type { ReasonRef } from './provider.js';
+
+export class SiteAnalysis {
+  readonly reasons: ReasonRef[] = [];
+  readonly notes: Note[] = [];
+  readonly edits: Edit[] = [];
+  readonly kinds = new Set<Kind>();
+  /** Bindings this site shares with others (G-UNIT): params, messages, result variables. */
+  readonly unitKeys = new Set<string>();
+  /** Literal model name, when there is one (P-MODEL-HINT, R-MODEL). */
+  model?: string;
+
+  constructor(
+    /** Absolute path of the file that holds the call. */
+    readonly file: string,
+  ) {}
+
+  reason(code: string, detail?: string): void {
+    if (!this.reasons.some((r) => r.code === code && r.detail === detail)) this.reasons.push({ code, detail });
+  }
+
+  note(rule: string, level: 'info' | 'warn', message: string): void {
+    if (!this.notes.some((n) => n.rule === rule && n.message === message)) this.notes.push({ rule, level, message });
+  }
+
+  edit(edit: Edit): void {
+    const same = this.edits.some((e) => e.op === edit.op && e.file === edit.file && e.start === edit.start && e.end === edit.end);
+    if (!same) this.edits.push(edit);
+  }
+
+  /** Range of a node as an edit anchor (parentheses stripped: Babel does not keep them as nodes). */
+  range(node: ts.Node): { file: string; start: number; end: number } {
+    let n = node;
+    while (ts.isParenthesizedExpression(n)) n = n.expression;
+    return { file: n.getSourceFile().fileName, start: startOf(n), end: n.getEnd() };
+  }
+
+  /** A unit key for a declaration: two sites with the same key migrate together. */
+  share(kind: string, decl: ts.Node): void {
+    this.unitKeys.add(`${kind}:${decl.getSourceFile().fileName}:${decl.pos}`);
+  }
+}
