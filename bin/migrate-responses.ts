@@ -129,6 +129,9 @@ async function main(argv: string[]): Promise<number> {
       for (const diff of result.diffs) process.stdout.write(`${colorDiff(diff.patch, options.color)}\n`);
     }
     process.stdout.write(render(result.report, options.format, { color: options.color && options.format === 'text' }));
+    if (result.formatCommand && options.format === 'text') {
+      process.stdout.write(`\nFormat the changed files with your formatter:\n  ${result.formatCommand}\n`);
+    }
     if (options.reportFile && reportFormat) {
       writeFileSync(path.resolve(options.cwd, options.reportFile), render(result.report, reportFormat, { color: false }));
     }

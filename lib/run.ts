@@ -4,7 +4,10 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { applyPlans, unifiedDiff, type FileChange } from './apply.js';
 import { discoverFiles, readCandidates, relativePath, UsageError } from './files.js';
+import { formatterCommand } from './formatter.js';
+import { reasonMessage } from './rules/reasons.js';
 import type { Options } from './options.js';
 import { SCHEMA_VERSION, type Report, type SiteRecord } from './report/model.js';
 import { summarize } from './report/summary.js';
@@ -23,7 +26,12 @@ export interface FileDiff {
 
 export interface RunResult {
   report: Report;
+  /** Dry run: one unified diff per file that would change. */
   diffs: FileDiff[];
+  /** Write mode: the command that formats the changed files, when any changed. */
+  formatCommand?: string;
+  /** Every file the run changed (or would change), with its text before and after. */
+  changes: FileChange[];
 }
 
 export async function run(options: Options): Promise<RunResult> {
@@ -34,9 +42,6 @@ export async function run(options: Options): Promise<RunResult> {
     throw new UsageError((err as Error).message);
   }
   const tsconfig = findTsconfig(options);
-  if (!options.dryRun) {
-    throw new UsageError('writing files is not implemented yet: run with --dry-run to see the inventory and what would change');
-  }
   const discovery = await discoverFiles(options.paths, options.cwd);
   const read = await readCandidates(discovery.files, options.cwd);
   const warnings: string[] = [];
@@ -54,8 +59,22 @@ export async function run(options: Options): Promise<RunResult> {
       })
     : { plans: [], notices: [], errors: [], warnings: [], typeAware: false };
   warnings.push(...result.warnings, ...sdkVersionWarnings(options));
+  const outcome = await applyPlans({
+    plans: result.plans,
+    texts: new Map(read.candidates.map((c) => [c.path, { text: c.text, bom: c.bom }])),
+    cwd: options.cwd,
+    dryRun: options.dryRun,
+    markers: options.markers,
+    force: options.force,
+  });
+  for (const [site, message] of outcome.failed) {
+    site.record.status = 'manual';
+    site.record.notes = [];
+    site.record.reasons.push({ code: 'transform-failed', detail: message, message: reasonMessage('transform-failed', message) });
+  }
   const sites: SiteRecord[] = result.plans.flatMap((p) => p.sites.map((s) => s.record));
-  const errors = [...discovery.errors, ...read.errors, ...result.errors];
+  const errors = [...discovery.errors, ...read.errors, ...result.errors, ...outcome.errors];
+  const changedFiles = options.dryRun ? outcome.changes.map((c) => c.rel) : outcome.written;
   const report: Report = {
     tool: 'migrate-responses',
     version: VERSION,
@@ -67,9 +86,14 @@ export async function run(options: Options): Promise<RunResult> {
     notices: result.notices,
     errors,
     warnings,
-    changedFiles: [],
+    changedFiles,
   };
-  return { report, diffs: [] };
+  return {
+    report,
+    diffs: options.dryRun ? outcome.changes.map((c) => ({ file: c.rel, patch: unifiedDiff(c) })) : [],
+    formatCommand: !options.dryRun && changedFiles.length ? formatterCommand(options.cwd, changedFiles) : undefined,
+    changes: outcome.changes,
+  };
 }
 
 /** `./src` as the user wrote it, without a trailing slash. */

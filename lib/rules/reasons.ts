@@ -101,6 +101,10 @@ export const REASON_CODES: readonly ReasonCodeInfo[] = [
   { code: 'not-supported-yet', rules: [],
     message: 'The rewrite for {detail} is not implemented yet; the site is left as it is.',
     fix: 'Migrate this site by hand following the rule cited in MIGRATION-SPEC, or wait for a later version.' },
+  // Not in MIGRATION-SPEC §9: the planned rewrite threw or produced code that does not parse.
+  { code: 'transform-failed', rules: ['G-ATOMIC'],
+    message: 'The rewrite failed ({detail}); the file was left as it was.',
+    fix: 'Report the bug with the file, and migrate this site by hand meanwhile.' },
   { code: 'test-mock', rules: ['N04'], fileLevel: true,
     message: 'Test doubles still target chat.completions.',
     fix: 'Update mocks to responses.create and the Responses result shape.' },

@@ -242,7 +242,7 @@ function decide(analysed: Analysed[], input: ScanInput): FilePlan[] {
   const status = new Map<Analysed, SiteStatus>();
   const reasons = new Map<Analysed, ReasonRef[]>();
   for (const a of analysed) {
-    reasons.set(a, [...a.analysis.reasons]);
+    reasons.set(a, a.ignored ? [] : [...a.analysis.reasons]);
     if (a.ignored) status.set(a, 'ignored');
     else if (a.analysis.reasons.length) status.set(a, 'manual');
     else if (isFilteredOut(a.analysis.kinds, input)) status.set(a, 'skipped');

@@ -180,7 +180,8 @@ export class ResultAnalyzer {
   /** The chain ended at `end` (the outermost wrapper `outer`): rewrite it and judge its use. */
   private finish(outer: ts.Node, end: ts.Node, shape: Shape, chain: Chain): void {
     const changed = chain.rootText !== undefined || chain.accessed.join('.') !== chain.links.map((l) => l.name).join('.');
-    if (changed) {
+    // a finish_reason read is rewritten as a whole condition (O-FINISH), never as a chain
+    if (changed && shape !== 'finish-reason') {
       const root = this.site.range(chain.root);
       this.site.edit({ op: 'chain', rule: ruleOf(shape), ...this.site.range(end), rootStart: root.start, rootEnd: root.end, tail: chain.links, rootText: chain.rootText });
     }

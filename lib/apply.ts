@@ -1,0 +1,173 @@
+/**
+ * Executes the plan: per file, run the planned transforms once, re-parse, diff; in write mode
+ * check the git guard and write atomically. A file whose transform throws or does not parse is
+ * left exactly as it was and its sites are reported (per-file rollback).
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { relativePath, UsageError } from './files.js';
+import type { Edit, FilePlan, SitePlan } from './plan.js';
+import type { FileError } from './report/model.js';
+import { transformFile, type MarkerRequest } from '../transforms/index.js';
+
+export interface SourceState {
+  text: string;
+  bom: boolean;
+}
+
+export interface ApplyInput {
+  plans: FilePlan[];
+  /** The text each candidate file had when it was scanned (BOM stripped). */
+  texts: Map<string, SourceState>;
+  cwd: string;
+  dryRun: boolean;
+  markers: boolean;
+  force: boolean;
+}
+
+export interface FileChange {
+  file: string;
+  rel: string;
+  before: string;
+  after: string;
+  bom: boolean;
+}
+
+export interface ApplyOutcome {
+  changes: FileChange[];
+  errors: FileError[];
+  /** Sites whose rewrite failed, with the error. */
+  failed: Map<SitePlan, string>;
+  /** Files actually written (write mode). */
+  written: string[];
+}
+
+export async function applyPlans(input: ApplyInput): Promise<ApplyOutcome> {
+  const work = collect(input);
+  const changes: FileChange[] = [];
+  const errors: FileError[] = [];
+  const failed = new Map<SitePlan, string>();
+  for (const [file, job] of work) {
+    const state = input.texts.get(file) ?? (await readState(file));
+    try {
+      const { output, changed } = transformFile(file, state.text, job.edits, job.markers);
+      if (changed) changes.push({ file, rel: relativePath(input.cwd, file), before: state.text, after: output, bom: state.bom });
+    } catch (err) {
+      const message = (err as Error).message.split('\n')[0];
+      errors.push({ file: relativePath(input.cwd, file), message: `rewrite failed, file left unchanged: ${message}` });
+      for (const site of job.sites) failed.set(site, message);
+    }
+  }
+  // a site is only as good as every file it touches: drop files that hold part of a failed site
+  let kept = changes;
+  for (let again = true; again;) {
+    again = false;
+    const failedFiles = new Set([...failed.keys()].flatMap(filesOf));
+    kept = kept.filter((c) => {
+      if (!failedFiles.has(c.file)) return true;
+      for (const s of work.get(c.file)!.sites) if (!failed.has(s)) failed.set(s, `another file of its unit failed: ${c.rel}`);
+      again = true;
+      return false;
+    });
+  }
+  if (input.dryRun) return { changes: kept, errors, failed, written: [] };
+  guardGit(input.cwd, kept.map((c) => c.file), input.force);
+  const written: string[] = [];
+  for (const change of kept) {
+    const problem = await writeIfUnchanged(change);
+    if (problem) errors.push({ file: change.rel, message: problem });
+    else written.push(change.rel);
+  }
+  return { changes: kept, errors, failed, written };
+}
+
+interface Job {
+  edits: Edit[];
+  markers: MarkerRequest[];
+  /** Sites with edits or markers in this file. */
+  sites: SitePlan[];
+}
+
+function collect(input: ApplyInput): Map<string, Job> {
+  const work = new Map<string, Job>();
+  const job = (file: string): Job => {
+    let j = work.get(file);
+    if (!j) work.set(file, (j = { edits: [], markers: [], sites: [] }));
+    return j;
+  };
+  for (const plan of input.plans) {
+    for (const site of plan.sites) {
+      if (site.record.status === 'migrated') {
+        for (const edit of site.edits) {
+          const j = job(edit.file);
+          j.edits.push(edit);
+          if (!j.sites.includes(site)) j.sites.push(site);
+        }
+      } else if (site.record.status === 'manual' && input.markers) {
+        const j = job(site.file);
+        j.markers.push({ statementStart: site.statementStart, reasons: site.record.reasons });
+        j.sites.push(site);
+      }
+    }
+  }
+  return work;
+}
+
+function filesOf(site: SitePlan): string[] {
+  return [...new Set([site.file, ...site.edits.map((e) => e.file)])];
+}
+
+async function readState(file: string): Promise<SourceState> {
+  const raw = await fsp.readFile(file, 'utf8');
+  const bom = raw.charCodeAt(0) === 0xfeff;
+  return { text: bom ? raw.slice(1) : raw, bom };
+}
+
+export function unifiedDiff(change: FileChange): string {
+  return createTwoFilesPatch(`a/${change.rel}`, `b/${change.rel}`, change.before, change.after, '', '', { context: 3 });
+}
+
+/** Write mode refuses a dirty tree for the files it would change, unless --force (exit 2). */
+function guardGit(cwd: string, files: string[], force: boolean): void {
+  if (force || files.length === 0) return;
+  let top: string;
+  try {
+    top = execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return; // not a git work tree: nothing to protect against
+  }
+  const dirty: string[] = [];
+  const CHUNK = 200;
+  for (let i = 0; i < files.length; i += CHUNK) {
+    const out = execFileSync('git', ['status', '--porcelain', '-z', '--', ...files.slice(i, i + CHUNK)], { cwd: top, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    for (const entry of out.split('\0')) if (entry.trim()) dirty.push(entry.slice(3));
+  }
+  if (dirty.length) {
+    throw new UsageError(`uncommitted changes in files this run would rewrite: ${dirty.slice(0, 10).join(', ')}${dirty.length > 10 ? ', …' : ''}. Commit or stash them, or pass --force.`);
+  }
+}
+
+/** Atomic write (temporary file + rename, permissions kept), only if the file is still as scanned. */
+async function writeIfUnchanged(change: FileChange): Promise<string | undefined> {
+  let current: SourceState;
+  try {
+    current = await readState(change.file);
+  } catch (err) {
+    return `not written: ${(err as Error).message}`;
+  }
+  if (current.text !== change.before || current.bom !== change.bom) return 'not written: the file changed on disk after it was scanned';
+  const stat = await fsp.stat(change.file);
+  const tmp = path.join(path.dirname(change.file), `.${path.basename(change.file)}.${process.pid}.${randomBytes(4).toString('hex')}.migrate-responses.tmp`);
+  try {
+    await fsp.writeFile(tmp, (change.bom ? '\uFEFF' : '') + change.after, { mode: stat.mode & 0o7777 });
+    await fsp.chmod(tmp, stat.mode & 0o7777);
+    await fsp.rename(tmp, change.file);
+  } catch (err) {
+    if (existsSync(tmp)) await fsp.rm(tmp, { force: true });
+    return `not written: ${(err as Error).message}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,125 @@
+/**
+ * What a transform works with: the jscodeshift API and root for the file, a node index by source
+ * range, the patch editor, the file's style (quotes, semicolons) and the imports to add.
+ */
+import jscodeshift, { type ASTNode, type Collection, type JSCodeshift } from 'jscodeshift';
+import { SourceEditor } from './editor.js';
+import { parserFor } from './parser.js';
+
+export type Node = ASTNode & { type: string; start: number; end: number; [key: string]: unknown };
+
+export interface ImportRequest {
+  name: string;
+  module: string;
+  typeOnly: boolean;
+}
+
+export class TransformContext {
+  readonly j: JSCodeshift;
+  readonly root: Collection;
+  readonly editor: SourceEditor;
+  readonly quote: "'" | '"';
+  readonly imports: ImportRequest[] = [];
+  /** Local names whose import goes when nothing uses them any more (a retyped Chat type). */
+  readonly released = new Set<string>();
+  private readonly index = new Map<string, Node[]>();
+
+  constructor(readonly file: string, readonly text: string) {
+    this.j = jscodeshift.withParser(parserFor(file));
+    this.root = this.j(text);
+    this.editor = new SourceEditor(text);
+    this.quote = detectQuote(text);
+    this.buildIndex(this.root.get().node as Node);
+  }
+
+  private buildIndex(node: Node): void {
+    const stack: unknown[] = [node];
+    while (stack.length) {
+      const n = stack.pop();
+      if (!n || typeof n !== 'object') continue;
+      if (Array.isArray(n)) {
+        for (const c of n) stack.push(c);
+        continue;
+      }
+      const rec = n as Node;
+      if (typeof rec.type === 'string' && typeof rec.start === 'number' && typeof rec.end === 'number') {
+        const key = `${rec.start}:${rec.end}`;
+        const list = this.index.get(key) ?? [];
+        list.push(rec);
+        this.index.set(key, list);
+      }
+      for (const k of Object.keys(rec)) {
+        if (k === 'loc' || k === 'tokens' || k === 'comments' || k === 'leadingComments' || k === 'trailingComments' || k === 'innerComments' || k === 'extra') continue;
+        const v = rec[k];
+        if (v && typeof v === 'object') stack.push(v);
+      }
+    }
+  }
+
+  /** The node with exactly this range (the outermost, or the first of the given types). */
+  nodeAt(start: number, end: number, ...types: string[]): Node {
+    const list = this.index.get(`${start}:${end}`) ?? [];
+    const found = types.length ? list.find((n) => types.includes(n.type)) : list[0];
+    if (!found) {
+      const what = types.length ? types.join('/') : 'node';
+      throw new Error(`no ${what} at ${start}-${end} (${JSON.stringify(this.text.slice(start, Math.min(end, start + 40)))})`);
+    }
+    return found;
+  }
+
+  source(node: { start: number; end: number }): string {
+    return this.text.slice(node.start, node.end);
+  }
+
+  /** A string literal in the file's quote style. */
+  str(value: string): string {
+    const q = this.quote;
+    return `${q}${value.replace(/\\/g, '\\\\').replace(new RegExp(q, 'g'), `\\${q}`)}${q}`;
+  }
+
+  requireImport(request: ImportRequest): void {
+    if (!this.imports.some((i) => i.name === request.name && i.module === request.module)) this.imports.push(request);
+  }
+}
+
+/** The quote style most string literals of the file use. */
+function detectQuote(text: string): "'" | '"' {
+  const single = (text.match(/'[^'\n]*'/g) ?? []).length;
+  const double = (text.match(/"[^"\n]*"/g) ?? []).length;
+  return double > single ? '"' : "'";
+}
+
+/** Object-literal property helpers over Babel nodes. */
+export function propKey(p: Node): string | undefined {
+  if (p.type !== 'ObjectProperty' && p.type !== 'Property') return undefined;
+  if (p.computed) {
+    const key = p.key as Node;
+    return key.type === 'StringLiteral' ? (key.value as string) : undefined;
+  }
+  const key = p.key as Node;
+  if (key.type === 'Identifier') return key.name as string;
+  if (key.type === 'StringLiteral' || key.type === 'NumericLiteral') return String(key.value);
+  return undefined;
+}
+
+export function props(obj: Node): Node[] {
+  return (obj.properties as Node[]) ?? [];
+}
+
+export function findProp(obj: Node, key: string): Node | undefined {
+  return props(obj).find((p) => propKey(p) === key);
+}
+
+export function stringLiteralValue(n: Node | undefined): string | undefined {
+  if (!n) return undefined;
+  if (n.type === 'StringLiteral') return n.value as string;
+  if (n.type === 'TemplateLiteral' && (n.expressions as unknown[]).length === 0) {
+    return ((n.quasis as Node[])[0].value as { cooked: string }).cooked;
+  }
+  return undefined;
+}
+
+/** The text of an object literal's properties, between the braces, trimmed. */
+export function innerText(ctx: TransformContext, obj: Node): string {
+  return ctx.text.slice(obj.start + 1, obj.end - 1).trim().replace(/,\s*$/, '');
+}

@@ -1,0 +1,168 @@
+/**
+ * Text patches over the original source. Transforms find nodes in the jscodeshift (Babel) AST and
+ * express every change as a patch at node offsets, so untouched code keeps its exact bytes:
+ * recast's reprinting re-indented whole objects as soon as a property was added or removed.
+ */
+
+export interface Patch {
+  start: number;
+  end: number;
+  text: string;
+  /** Insertion order, to keep inserts at the same offset stable. */
+  seq: number;
+}
+
+export class PatchConflict extends Error {}
+
+export class SourceEditor {
+  private readonly patches: Patch[] = [];
+  private seq = 0;
+  /** The file's line ending, for the lines this editor adds. */
+  readonly eol: string;
+
+  constructor(readonly text: string) {
+    this.eol = text.includes('\r\n') ? '\r\n' : '\n';
+  }
+
+  replace(start: number, end: number, text: string): void {
+    if (start > end || start < 0 || end > this.text.length) throw new PatchConflict(`bad range ${start}-${end}`);
+    if (this.text.slice(start, end) === text) return;
+    // an edit inside text another edit deletes is moot (e.g. a `name` on a hoisted system message)
+    if (this.patches.some((p) => p.text === '' && p.start <= start && end <= p.end && p.start < start && end < p.end)) return;
+    for (const p of this.patches) {
+      const overlaps = start < p.end && p.start < end;
+      const insertInside = (start === end && p.start < start && start < p.end) || (p.start === p.end && start < p.start && p.start < end);
+      const sameRange = p.start === start && p.end === end && start !== end;
+      if (sameRange && p.text === text) return; // the same edit asked twice (a unit of sites)
+      if (overlaps || insertInside || sameRange) {
+        throw new PatchConflict(`overlapping edits at ${start}-${end} and ${p.start}-${p.end}`);
+      }
+    }
+    this.patches.push({ start, end, text, seq: this.seq++ });
+  }
+
+  insert(at: number, text: string): void {
+    this.replace(at, at, text);
+  }
+
+  remove(start: number, end: number): void {
+    this.replace(start, end, '');
+  }
+
+  get changed(): boolean {
+    return this.patches.length > 0;
+  }
+
+  /** Is any patch touching this range already? */
+  touches(start: number, end: number): boolean {
+    return this.patches.some((p) => start < p.end && p.start < end);
+  }
+
+  apply(): string {
+    const sorted = [...this.patches].sort((a, b) => a.start - b.start || a.end - b.end || a.seq - b.seq);
+    let out = '';
+    let at = 0;
+    for (const p of sorted) {
+      out += this.text.slice(at, p.start) + p.text;
+      at = p.end;
+    }
+    return out + this.text.slice(at);
+  }
+
+  // ---- layout helpers over list-like syntax (object properties, array elements) ------------
+
+  lineStart(offset: number): number {
+    const i = this.text.lastIndexOf('\n', offset - 1);
+    return i + 1;
+  }
+
+  lineEnd(offset: number): number {
+    const i = this.text.indexOf('\n', offset);
+    return i === -1 ? this.text.length : i;
+  }
+
+  /** Whitespace before `offset` on its line, when the line holds nothing else before it. */
+  indentAt(offset: number): string | undefined {
+    const start = this.lineStart(offset);
+    const before = this.text.slice(start, offset);
+    return /^[ \t]*$/.test(before) ? before : undefined;
+  }
+
+  /** The offset just after the comma that follows `end` (skipping blanks and comments), if any. */
+  commaAfter(end: number): number | undefined {
+    let i = this.skipTrivia(end);
+    return this.text[i] === ',' ? i + 1 : undefined;
+  }
+
+  skipTrivia(from: number): number {
+    let i = from;
+    for (;;) {
+      while (i < this.text.length && /\s/.test(this.text[i])) i++;
+      if (this.text.startsWith('//', i)) {
+        i = this.lineEnd(i);
+        continue;
+      }
+      if (this.text.startsWith('/*', i)) {
+        const close = this.text.indexOf('*/', i + 2);
+        i = close === -1 ? this.text.length : close + 2;
+        continue;
+      }
+      return i;
+    }
+  }
+
+  /** Remove item `index` of a list, with its comma, and its whole line when it sits alone on one. */
+  removeItem(items: readonly { start: number; end: number }[], index: number): void {
+    const item = items[index];
+    const comma = this.commaAfter(item.end);
+    const next = items[index + 1];
+    if (!next && comma === undefined && index > 0) {
+      // last item without a trailing comma: take the comma before it
+      const prev = items[index - 1];
+      const prevComma = this.commaAfter(prev.end)!;
+      const ownLine = this.indentAt(item.start) !== undefined;
+      this.remove(prevComma - 1, ownLine ? item.end : item.end);
+      return;
+    }
+    const afterItem = comma ?? item.end;
+    const indent = this.indentAt(item.start);
+    const rest = this.text.slice(afterItem, this.lineEnd(afterItem));
+    if (indent !== undefined && /^\s*$/.test(rest) && (!next || next.start > this.lineEnd(afterItem))) {
+      const ls = this.lineStart(item.start);
+      const le = this.lineEnd(afterItem);
+      this.remove(ls, Math.min(le + 1, this.text.length));
+      return;
+    }
+    let end = afterItem;
+    while (end < this.text.length && (this.text[end] === ' ' || this.text[end] === '\t')) end++;
+    this.remove(item.start, next ? Math.min(end, next.start) : end);
+  }
+
+  /**
+   * Insert `code` as a new list item before item `index` (or at the end when index = length),
+   * in the layout the list already has (one per line, or inline). `open` is the offset just after
+   * the opening bracket, used for empty lists.
+   */
+  insertItem(items: readonly { start: number; end: number }[], index: number, code: string, open: number): void {
+    if (items.length === 0) {
+      this.insert(open, ` ${code} `);
+      return;
+    }
+    const ref = items[Math.min(index, items.length - 1)];
+    const indent = this.indentAt(ref.start);
+    const multiline = indent !== undefined;
+    if (index < items.length) {
+      this.insert(ref.start, multiline ? `${code},${this.eol}${indent}` : `${code}, `);
+      return;
+    }
+    const last = items[items.length - 1];
+    const comma = this.commaAfter(last.end);
+    if (multiline) {
+      if (comma !== undefined) this.insert(comma, `${this.eol}${indent}${code},`);
+      else this.insert(last.end, `,${this.eol}${indent}${code}`);
+      return;
+    }
+    if (comma !== undefined) this.insert(comma, ` ${code},`);
+    else this.insert(last.end, `, ${code}`);
+  }
+}

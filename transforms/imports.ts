@@ -1,0 +1,177 @@
+/**
+ * G-IMPORTS: the only imports the codemod adds are SDK ones. Merged into an existing import of the
+ * same module when there is one, never duplicated; `require` in CommonJS files; type imports are
+ * `import type` and are skipped in JavaScript.
+ */
+import path from 'node:path';
+import { type ImportRequest, type Node, type TransformContext } from './context.js';
+
+type Request = ImportRequest & { replaces?: string };
+
+export function addImports(ctx: TransformContext): void {
+  const freed = releaseUnused(ctx);
+  const isJs = /\.(c|m)?jsx?$/.test(path.extname(ctx.file));
+  const program = (ctx.root.get().node as Node).program as Node;
+  const body = program.body as Node[];
+  const imports = body.filter((s) => s.type === 'ImportDeclaration');
+  const semi = imports.length ? ctx.text.slice(imports[0].start, imports[0].end).trimEnd().endsWith(';') : !/\n[^\n;]*[^;{}\s]\n/.test(ctx.text.slice(0, 2000));
+  const pending = new Map<string, string[]>(); // new declarations by module and kind
+  for (const request of ctx.imports as Request[]) {
+    if (request.typeOnly && isJs) continue;
+    if (imports.length || !isJs || !hasRequire(ctx)) {
+      esm(ctx, imports, request, pending);
+    } else {
+      commonjs(ctx, body, request, pending, semi);
+    }
+  }
+  if (!pending.size) {
+    for (const r of freed) ctx.editor.remove(r.start, r.end);
+    return;
+  }
+  const lines = [...pending.entries()].map(([key, names]) => {
+    const [kind, module] = key.split('\u0000');
+    if (kind === 'require') return `const { ${names.join(', ')} } = require(${ctx.str(module)})${semi ? ';' : ''}`;
+    return `import ${kind === 'type' ? 'type ' : ''}{ ${names.join(', ')} } from ${ctx.str(module)}${semi ? ';' : ''}`;
+  });
+  const eol = ctx.editor.eol;
+  if (freed.length) {
+    // the new import takes the line of the Chat import it replaces
+    ctx.editor.replace(freed[0].start, freed[0].end, `${lines.join(eol)}${eol}`);
+    for (const r of freed.slice(1)) ctx.editor.remove(r.start, r.end);
+    return;
+  }
+  const anchor = lastOf(body, (s) => s.type === 'ImportDeclaration' || isRequireStatement(s));
+  if (anchor) ctx.editor.insert(anchor.end, `${eol}${lines.join(eol)}`);
+  else ctx.editor.insert(topInsertionPoint(ctx, body), `${lines.join(eol)}${eol}`);
+}
+
+function esm(ctx: TransformContext, imports: Node[], request: Request, pending: Map<string, string[]>): void {
+  const same = imports.filter((d) => sameModule((d.source as Node).value as string, request.module));
+  const imported = (d: Node, name: string) => (d.specifiers as Node[]).some((s) => s.type === 'ImportSpecifier' && importedName(s) === name);
+  if (same.some((d) => imported(d, request.name))) return; // never add an import that exists
+  if (request.replaces) {
+    for (const d of same) {
+      const spec = (d.specifiers as Node[]).find((s) => s.type === 'ImportSpecifier' && importedName(s) === request.replaces && !isAliased(s));
+      if (spec && !stillUsed(ctx, request.replaces, spec)) {
+        ctx.editor.replace(spec.start, spec.end, ctx.text.slice(spec.start, spec.end).replace(request.replaces, request.name));
+        return;
+      }
+    }
+  }
+  const wantType = request.typeOnly;
+  const target = same.find((d) => (d.importKind === 'type') === wantType && (d.specifiers as Node[]).some((s) => s.type === 'ImportSpecifier'));
+  if (target) {
+    const specs = (target.specifiers as Node[]).filter((s) => s.type === 'ImportSpecifier');
+    const last = specs[specs.length - 1];
+    ctx.editor.insert(last.end, `, ${request.name}`);
+    return;
+  }
+  const key = `${wantType ? 'type' : 'value'}\u0000${request.module}`;
+  pending.set(key, [...(pending.get(key) ?? []), request.name]);
+}
+
+function commonjs(ctx: TransformContext, body: Node[], request: Request, pending: Map<string, string[]>, _semi: boolean): void {
+  for (const s of body) {
+    if (s.type !== 'VariableDeclaration') continue;
+    for (const d of s.declarations as Node[]) {
+      const init = d.init as Node | undefined;
+      const id = d.id as Node;
+      if (!init || !isRequireOf(init, request.module) || id.type !== 'ObjectPattern') continue;
+      const names = (id.properties as Node[]).map((p) => ((p.key as Node)?.name as string) ?? '');
+      if (names.includes(request.name)) return;
+      const propsList = id.properties as Node[];
+      const replaced = request.replaces && propsList.find((p) => (p.key as Node)?.name === request.replaces && p.shorthand);
+      if (replaced && !stillUsed(ctx, request.replaces!, replaced)) {
+        ctx.editor.replace(replaced.start, replaced.end, request.name);
+        return;
+      }
+      ctx.editor.insert(propsList[propsList.length - 1].end, `, ${request.name}`);
+      return;
+    }
+  }
+  const key = `require\u0000${request.module}`;
+  pending.set(key, [...(pending.get(key) ?? []), request.name]);
+}
+
+/** Remove the import of a name the rewrite no longer uses (e.g. ChatCompletionCreateParams after a retype). */
+function releaseUnused(ctx: TransformContext): { start: number; end: number }[] {
+  const freed: { start: number; end: number }[] = [];
+  if (!ctx.released.size) return freed;
+  const program = (ctx.root.get().node as Node).program as Node;
+  for (const decl of program.body as Node[]) {
+    if (decl.type !== 'ImportDeclaration') continue;
+    const specs = decl.specifiers as Node[];
+    const drop = specs.filter((s) => s.type === 'ImportSpecifier' && ctx.released.has((s.local as Node).name as string) && !stillUsed(ctx, (s.local as Node).name as string, s));
+    if (!drop.length) continue;
+    if (drop.length === specs.length) {
+      const end = ctx.text.indexOf('\n', decl.end);
+      freed.push({ start: ctx.editor.lineStart(decl.start), end: end === -1 ? decl.end : end + 1 });
+    } else {
+      for (const s of drop) ctx.editor.removeItem(specs, specs.indexOf(s));
+    }
+  }
+  return freed;
+}
+
+function importedName(spec: Node): string {
+  const imported = spec.imported as Node;
+  return (imported.name as string) ?? (imported.value as string);
+}
+
+function isAliased(spec: Node): boolean {
+  return importedName(spec) !== ((spec.local as Node).name as string);
+}
+
+/** Is the identifier still referenced outside the import and outside the text being replaced? */
+function stillUsed(ctx: TransformContext, name: string, declaration: Node): boolean {
+  const j = ctx.j;
+  let used = false;
+  ctx.root.find(j.Identifier, { name }).forEach((p) => {
+    const n = p.node as unknown as Node;
+    if (n.start >= declaration.start && n.end <= declaration.end) return;
+    if (ctx.editor.touches(n.start, n.end)) return; // renamed by another edit
+    used = true;
+  });
+  return used;
+}
+
+function sameModule(a: string, b: string): boolean {
+  const norm = (m: string) => m.replace(/\.(m?js|cjs)$/, '');
+  return norm(a) === norm(b);
+}
+
+function hasRequire(ctx: TransformContext): boolean {
+  return /\brequire\s*\(/.test(ctx.text);
+}
+
+function isRequireOf(n: Node, module: string): boolean {
+  return n.type === 'CallExpression' && (n.callee as Node).type === 'Identifier' && (n.callee as Node).name === 'require' &&
+    (n.arguments as Node[])[0]?.type === 'StringLiteral' && sameModule((n.arguments as Node[])[0].value as string, module);
+}
+
+function isRequireStatement(s: Node): boolean {
+  if (s.type !== 'VariableDeclaration') return false;
+  return (s.declarations as Node[]).some((d) => {
+    const init = d.init as Node | undefined;
+    return Boolean(init && init.type === 'CallExpression' && (init.callee as Node).type === 'Identifier' && (init.callee as Node).name === 'require');
+  });
+}
+
+function lastOf(body: Node[], pred: (n: Node) => boolean): Node | undefined {
+  let found: Node | undefined;
+  for (const s of body) if (pred(s)) found = s;
+  return found;
+}
+
+/** After a shebang and leading directives (`'use strict'`), else at the start. */
+function topInsertionPoint(ctx: TransformContext, body: Node[]): number {
+  const program = (ctx.root.get().node as Node).program as Node;
+  const directives = (program.directives as Node[] | undefined) ?? [];
+  if (directives.length) {
+    const end = directives[directives.length - 1].end;
+    return ctx.text.indexOf('\n', end) + 1 || end;
+  }
+  if (ctx.text.startsWith('#!')) return ctx.text.indexOf('\n') + 1;
+  void body;
+  return 0;
+}

@@ -1,0 +1,65 @@
+/**
+ * The ordered registry of transforms: one per concern, each executing the plan edits of its ops.
+ * Every transform works on the same parse of the file (one parse per file) and adds patches to
+ * the same editor; the file is printed once, at the end.
+ */
+import type { Edit } from '../lib/plan.js';
+import type { Reason } from '../lib/report/model.js';
+import { rewriteCallee } from './callee.js';
+import { TransformContext } from './context.js';
+import { rewriteHelperCall } from './helpers.js';
+import { addImports } from './imports.js';
+import { insertMarkers } from './markers.js';
+import { rewriteMessages } from './messages.js';
+import { assertParses } from './parser.js';
+import { rewriteRequest } from './request.js';
+import { rewriteChain, rewriteFinish, rewriteOperator, rewritePattern, rewriteRename, rewriteReplace } from './results.js';
+import { rewriteType } from './types.js';
+
+export interface Transform {
+  name: string;
+  description: string;
+  ops: readonly Edit['op'][];
+  apply(ctx: TransformContext, edit: Edit): void;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const as = <T extends Edit>(fn: (ctx: TransformContext, e: T) => void) => fn as (ctx: TransformContext, e: Edit) => void;
+
+export const TRANSFORMS: readonly Transform[] = [
+  { name: 'request', description: 'params keys renamed and reshaped (R- rules), store added, system message hoisted', ops: ['request'], apply: as(rewriteRequest) },
+  { name: 'messages', description: 'message content parts and keys (M- rules)', ops: ['messages', 'message'], apply: as(rewriteMessages) },
+  { name: 'callee', description: 'chat.completions.<method> → responses.<method>', ops: ['callee'], apply: as(rewriteCallee) },
+  { name: 'result-chains', description: 'result reads (O- rules)', ops: ['chain'], apply: as(rewriteChain) },
+  { name: 'finish-reason', description: 'finish_reason comparisons (O-FINISH)', ops: ['finish'], apply: as(rewriteFinish) },
+  { name: 'content-null', description: 'null checks on content (O-CONTENT-NULL)', ops: ['replace', 'operator'], apply: (ctx, e) => (e.op === 'operator' ? rewriteOperator(ctx, e) : rewriteReplace(ctx, e as never)) },
+  { name: 'bindings', description: 'destructuring patterns (O-BIND) and renames', ops: ['pattern', 'rename'], apply: (ctx, e) => (e.op === 'pattern' ? rewritePattern(ctx, e) : rewriteRename(ctx, e as never)) },
+  { name: 'types', description: 'Chat types on unit-local declarations (H-TYPES, M-TYPES)', ops: ['retype'], apply: as(rewriteType) },
+  { name: 'helpers', description: 'zod and standard-schema helpers (H-ZODFORMAT, H-ZODFUNCTION)', ops: ['helper-call'], apply: as(rewriteHelperCall) },
+];
+
+export interface MarkerRequest {
+  statementStart: number;
+  reasons: readonly Reason[];
+}
+
+export interface FileTransformResult {
+  output: string;
+  changed: boolean;
+}
+
+/**
+ * Run every planned edit of one file, then the imports and markers, print once and re-parse.
+ * Throws when an edit cannot be applied or the output does not parse; the caller rolls back.
+ */
+export function transformFile(file: string, text: string, edits: readonly Edit[], markers: readonly MarkerRequest[]): FileTransformResult {
+  const ctx = new TransformContext(file, text);
+  for (const t of TRANSFORMS) {
+    for (const edit of edits) if (t.ops.includes(edit.op)) t.apply(ctx, edit);
+  }
+  addImports(ctx);
+  for (const m of markers) insertMarkers(ctx, m.statementStart, m.reasons);
+  const output = ctx.editor.apply();
+  if (output !== text) assertParses(file, output);
+  return { output, changed: output !== text };
+}

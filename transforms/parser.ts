@@ -1,0 +1,45 @@
+/**
+ * The parser for each file kind (DESIGN.md §4): `.ts/.mts/.cts` → TypeScript without JSX (so
+ * `<T>x` assertions parse), `.tsx` → TypeScript with JSX, JS files → JSX and modern syntax.
+ * The same parser checks every rewritten file before it is written.
+ */
+import path from 'node:path';
+import { parse, type ParserOptions, type ParserPlugin } from '@babel/parser';
+
+const COMMON: ParserPlugin[] = [
+  'decorators-legacy', 'explicitResourceManagement', 'importAttributes', 'sourcePhaseImports', 'deferredImportEvaluation',
+  'doExpressions', 'exportDefaultFrom', 'functionBind', 'throwExpressions',
+];
+
+function pluginsFor(file: string): ParserPlugin[] {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.ts' || ext === '.mts' || ext === '.cts') return ['typescript', ...COMMON];
+  if (ext === '.tsx') return [['typescript', {}], 'jsx', ...COMMON];
+  return ['jsx', ...COMMON];
+}
+
+export function parserOptions(file: string): ParserOptions {
+  const ext = path.extname(file).toLowerCase();
+  return {
+    sourceType: ext === '.cjs' || ext === '.cts' ? 'unambiguous' : 'module',
+    allowImportExportEverywhere: true,
+    allowReturnOutsideFunction: true,
+    allowAwaitOutsideFunction: true,
+    allowNewTargetOutsideFunction: true,
+    allowUndeclaredExports: true,
+    errorRecovery: false,
+    tokens: true,
+    plugins: pluginsFor(file),
+  };
+}
+
+/** A jscodeshift-compatible parser object for this file. */
+export function parserFor(file: string): { parse(code: string): ReturnType<typeof parse> } {
+  const options = parserOptions(file);
+  return { parse: (code: string) => parse(code, options) };
+}
+
+/** Throws a SyntaxError with a position when the text does not parse. */
+export function assertParses(file: string, code: string): void {
+  parse(code, parserOptions(file));
+}
