@@ -12,6 +12,11 @@ export const SDK_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 /** Azure OpenAI v1 endpoint path (P-AZURE-V1). */
 export const AZURE_V1_SUFFIX = /\/openai\/v1\/?$/;
+/**
+ * Azure resource hosts. A literal URL ending in /openai/v1 is Azure only on one of these: P07's
+ * `https://api.vendor.example/openai/v1` (and Groq's real base URL) is another vendor.
+ */
+export const AZURE_HOST = /\.(openai\.azure\.com|cognitiveservices\.azure\.com|services\.ai\.azure\.com|openai\.azure\.us|openai\.azure\.cn)$/i;
 /** Azure deployments path (P-AZURE-LEGACY). */
 export const AZURE_DEPLOYMENTS = '/openai/deployments/';
 

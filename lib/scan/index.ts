@@ -14,6 +14,7 @@ import { createScanProject, syntaxErrors, type CandidateText } from './project.j
 import { ProviderResolver, type ReasonRef } from './provider.js';
 import { RequestAnalyzer } from './request.js';
 import { ResultAnalyzer } from './results.js';
+import { StreamAnalyzer } from './streams.js';
 import { SiteAnalysis } from './site.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
 
@@ -135,7 +136,10 @@ function analyseSite(
       evidence = found.receiverProblem ?? 'receiver not followed';
     }
     if (found.receiverProblem) analysis.reason('receiver-not-client', found.receiverProblem);
-    if (found.direct && ts.isCallExpression(found.call)) analyseSdkCall(found.call, found.method, analysis, ctx, isSite);
+    if (found.direct && ts.isCallExpression(found.call)) {
+      if (found.receiver && resolver.resolve(found.receiver).wrapper) kindsOfParams(found.call, analysis);
+      else analyseSdkCall(found.call, found.method, analysis, ctx, isSite);
+    }
     if (found.method === 'runTools' || found.method === 'runFunctions') {
       analysis.kinds.add('tool-using');
       analysis.reason('run-tools');
@@ -162,8 +166,7 @@ function analyseSite(
     analysis.reason('sdk-v3');
     provider = 'openai';
     evidence = `openai v3 OpenAIApi client in ${relativeFile(ctx.cwd, sf.fileName)}`;
-    const params = found.call.arguments[0] && unwrap(found.call.arguments[0]);
-    if (params && ts.isObjectLiteralExpression(params)) kindsFromObject(params, analysis);
+    kindsOfParams(found.call, analysis);
   }
   if (analysis.kinds.size === 0) analysis.kinds.add('simple');
   return { site: { found, analysis, api, provider, evidence, ignored: hasIgnoreMarker(sf, found), sf }, assumedDefault };
@@ -181,11 +184,17 @@ function analyseSdkCall(call: ts.CallExpression, method: string, analysis: SiteA
   const request = new RequestAnalyzer(ctx, analysis).analyze(call, method);
   if (method === 'parse') analysis.kinds.add('structured-output');
   if (request.stream === 'yes' || method === 'stream') {
-    analysis.reason('not-supported-yet', 'stream consumers (S- rules)');
+    new StreamAnalyzer(ctx, analysis).analyze(call);
     return;
   }
   if (request.stream === 'dynamic') return;
   new ResultAnalyzer(ctx, analysis, isSite).analyze(call);
+}
+
+/** Kinds from an inline params object only (wrappers keep their own params and results). */
+function kindsOfParams(call: ts.CallExpression, analysis: SiteAnalysis): void {
+  const params = call.arguments[0] && unwrap(call.arguments[0]);
+  if (params && ts.isObjectLiteralExpression(params)) kindsFromObject(params, analysis);
 }
 
 /** Kinds of a raw request body or a v3 params object (K- rules on the keys alone). */

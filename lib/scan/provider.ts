@@ -5,7 +5,7 @@
  */
 import type { Note, Provider } from '../report/model.js';
 import {
-  AZURE_DEPLOYMENTS, AZURE_V1_SUFFIX, SDK_BASE_URL_ENV, SDK_DEFAULT_BASE_URL, isOpenAIHost,
+  AZURE_DEPLOYMENTS, AZURE_HOST, AZURE_V1_SUFFIX, SDK_BASE_URL_ENV, SDK_DEFAULT_BASE_URL, isOpenAIHost,
 } from '../rules/providers.js';
 import {
   ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, isWriteReference, climbWrappers,
@@ -24,7 +24,7 @@ export type Origin =
   /** Another library's client (N05): its calls are not sites. */
   | { kind: 'foreign'; evidence: string }
   /** A wrapper around an openai client that keeps the method shape (P-WRAPPER). */
-  | { kind: 'wrapper'; evidence: string };
+  | { kind: 'wrapper'; evidence: string; provider: Provider };
 
 export interface ClientResolution {
   /** Not a site at all (N05). */
@@ -35,6 +35,8 @@ export interface ClientResolution {
   notes: Note[];
   /** P-DEFAULT: a client built without any provider option (for P-MODEL-HINT). */
   isDefault: boolean;
+  /** P-WRAPPER: the call goes through a wrapper, whose params and results are its own. */
+  wrapper?: boolean;
 }
 
 const MAX_DEPTH = 24;
@@ -78,6 +80,8 @@ export class ProviderResolver {
 
   private computeOrigins(expr: ts.Expression, depth: number): Origin[] {
     if (ts.isAwaitExpression(expr)) return this.origins(expr.expression, depth);
+    const exported = this.commonJsExport(expr);
+    if (exported) return exported.flatMap((e) => this.origins(e, depth));
     if (ts.isNewExpression(expr)) return this.fromConstruction(expr, depth);
     if (ts.isConditionalExpression(expr)) return [...this.origins(expr.whenTrue, depth), ...this.origins(expr.whenFalse, depth)];
     if (ts.isBinaryExpression(expr)) {
@@ -201,7 +205,7 @@ export class ProviderResolver {
   private fromUrl(url: string, sdk: (p: Provider, r?: ReasonRef, n?: Note[], d?: boolean) => Origin): Origin {
     const parsed = parseUrl(url);
     if (parsed.path.includes(AZURE_DEPLOYMENTS)) return sdk('azure-legacy', { code: 'azure-legacy' });
-    if (AZURE_V1_SUFFIX.test(parsed.path)) return azureV1(sdk);
+    if (AZURE_V1_SUFFIX.test(parsed.path) && AZURE_HOST.test(parsed.host)) return azureV1(sdk);
     if (parsed.host && isOpenAIHost(parsed.host)) return sdk('openai');
     if (parsed.origin && this.ctx.allow.origins.has(parsed.origin)) return allowed(sdk, parsed.origin);
     return sdk('other', { code: 'provider-not-openai', detail: parsed.host || url });
@@ -296,6 +300,26 @@ export class ProviderResolver {
       if (ts.isObjectLiteralExpression(init)) return init;
     }
     return undefined;
+  }
+
+  /**
+   * `require('./client')` or `require('./client').client` of a project module: the value its
+   * `module.exports = …` / `exports.client = …` assigns.
+   */
+  private commonJsExport(expr: ts.Expression): ts.Expression[] | undefined {
+    let call: ts.Expression = expr;
+    let member: string | undefined;
+    if ((ts.isPropertyAccessExpression(expr) || ts.isElementAccessExpression(expr))) {
+      member = ts.isPropertyAccessExpression(expr) ? expr.name.text : stringValue(expr.argumentExpression);
+      call = unwrap(expr.expression);
+    }
+    if (!ts.isCallExpression(call) || !ts.isIdentifier(call.expression) || call.expression.text !== 'require') return undefined;
+    const spec = stringValue(call.arguments[0]);
+    if (!spec || !spec.startsWith('.')) return undefined;
+    const module = this.ctx.checker.getSymbolAtLocation(call.arguments[0]);
+    const sf = module?.valueDeclaration && ts.isSourceFile(module.valueDeclaration) ? module.valueDeclaration : undefined;
+    if (!sf) return undefined;
+    return commonJsAssignments(sf, member);
   }
 
   // ---- names ---------------------------------------------------------------------------------
@@ -450,19 +474,20 @@ export class ProviderResolver {
       if (returns.length) return returns.flatMap((r) => this.origins(r, depth));
     }
     // a library call: a wrapper when it is handed an openai client (P-WRAPPER), else another SDK (N05)
-    const wrapped = call.arguments.some((a) => this.containsClient(a, depth));
-    if (wrapped) return [{ kind: 'wrapper', evidence: `${shortText(call.expression, 30)}(…) wraps an openai client in ${where}` }];
+    const wrapped = call.arguments.map((a) => this.wrappedClient(a, depth)).find((p) => p !== undefined);
+    if (wrapped) return [{ kind: 'wrapper', provider: wrapped, evidence: `${shortText(call.expression, 30)}(…) wraps an openai client in ${where}` }];
     const binding = bindingOfExpression(this.ctx.checker, call.expression);
     if (binding) return [{ kind: 'foreign', evidence: `${shortText(call.expression, 30)}() from '${binding.module}' in ${where}` }];
     return this.byType(call, 'injected', `${shortText(call, 40)} in ${where} (returned by a function out of view)`);
   }
 
-  private containsClient(arg: ts.Expression, depth: number): boolean {
-    let found = false;
+  /** The provider of an openai client handed to a library call, if one is. */
+  private wrappedClient(arg: ts.Expression, depth: number): Provider | undefined {
+    let found: Provider | undefined;
     const check = (e: ts.Expression) => {
       if (found) return;
-      const os = this.origins(e, depth);
-      if (os.some((o) => o.kind === 'sdk' && o.provider !== 'unknown')) found = true;
+      const sdk = this.origins(e, depth).find((o) => o.kind === 'sdk' && o.provider !== 'unknown');
+      if (sdk && sdk.kind === 'sdk') found = sdk.provider;
     };
     const a = unwrap(arg);
     if (ts.isObjectLiteralExpression(a)) {
@@ -550,6 +575,29 @@ export class ProviderResolver {
   }
 }
 
+/** Right-hand sides of `module.exports = X`, `module.exports.name = X`, `exports.name = X`, and `{ name: X }` objects. */
+function commonJsAssignments(sf: ts.SourceFile, member: string | undefined): ts.Expression[] {
+  const out: ts.Expression[] = [];
+  for (const statement of sf.statements) {
+    if (!ts.isExpressionStatement(statement) || !ts.isBinaryExpression(statement.expression)) continue;
+    const { left, right, operatorToken } = statement.expression;
+    if (operatorToken.kind !== ts.SyntaxKind.EqualsToken) continue;
+    const target = left.getText().replace(/\s+/g, '');
+    if (target === 'module.exports') {
+      const value = unwrap(right);
+      if (member === undefined) out.push(right);
+      else if (ts.isObjectLiteralExpression(value)) {
+        const p = value.properties.find((x) => propertyNameText(x.name) === member);
+        const v = propertyValue(p);
+        if (v) out.push(v);
+      }
+    } else if (member !== undefined && (target === `module.exports.${member}` || target === `exports.${member}`)) {
+      out.push(right);
+    }
+  }
+  return out;
+}
+
 function injectedOrigin(cls: 'openai' | 'azure' | 'foreign', evidence: string): Origin {
   if (cls === 'foreign') return { kind: 'foreign', evidence };
   if (cls === 'azure') return { kind: 'sdk', provider: 'azure-legacy', evidence, reason: { code: 'azure-legacy' }, notes: [], isDefault: false };
@@ -586,7 +634,8 @@ function combine(origins: Origin[], fallbackEvidence: string): ClientResolution 
   const foreign = origins.filter((o) => o.kind === 'foreign');
   if (sdk.length === 0 && wrappers.length === 0) return { foreign: true, provider: 'other', evidence: foreign[0].evidence, notes: [], isDefault: false };
   if (wrappers.length) {
-    return { foreign: false, provider: 'other', evidence: wrappers[0].evidence, reason: { code: 'wrapper-client' }, notes: [], isDefault: false };
+    const w = wrappers[0] as Extract<Origin, { kind: 'wrapper' }>;
+    return { foreign: false, provider: w.provider, evidence: w.evidence, reason: { code: 'wrapper-client' }, notes: [], isDefault: false, wrapper: true };
   }
   const evidence = [...new Set(sdk.map((o) => o.evidence))].join('; ');
   if (foreign.length) {

@@ -14,7 +14,7 @@ import type { ScanContext } from './context.js';
 import { MessagesAnalyzer, type MessagesFacts } from './messages.js';
 import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
-import { isStringTyped } from './types.js';
+import { isErrorType, isStringTyped } from './types.js';
 
 export interface RequestFacts {
   stream: 'yes' | 'no' | 'dynamic';
@@ -34,7 +34,8 @@ interface Entry {
 interface Collected {
   entries: Entry[];
   objects: { obj: ts.ObjectLiteralExpression; top: boolean }[];
-  opaque: boolean;
+  /** An opaque spread whose type does not rule out `stream: true`. */
+  opaqueStream: boolean;
 }
 
 export class RequestAnalyzer {
@@ -51,7 +52,7 @@ export class RequestAnalyzer {
       this.site.reason('params-not-local', 'params');
       return { stream: method === 'stream' ? 'yes' : 'no' };
     }
-    const collected: Collected = { entries: [], objects: [], opaque: false };
+    const collected: Collected = { entries: [], objects: [], opaqueStream: false };
     this.collect(top, false, true, collected, 0);
     return this.evaluate(collected, method);
   }
@@ -150,8 +151,19 @@ export class RequestAnalyzer {
   }
 
   private opaqueSpread(e: ts.Expression, out: Collected): void {
-    out.opaque = true;
+    if (this.mayStream(e)) out.opaqueStream = true;
     this.site.reason('opaque-spread', shortText(e, 40));
+  }
+
+  /** Can this spread carry `stream: true`? Only a known type without it says no. */
+  private mayStream(e: ts.Expression): boolean {
+    const type = this.ctx.checker.getTypeAtLocation(e);
+    if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown) || isErrorType(type)) return true;
+    const prop = type.getProperty('stream');
+    if (!prop) return false;
+    const t = this.ctx.checker.getTypeOfSymbol(prop);
+    const parts = t.isUnion() ? t.types : [t];
+    return parts.some((p) => p.flags & (ts.TypeFlags.Boolean | ts.TypeFlags.Any | ts.TypeFlags.Unknown) || (p.flags & ts.TypeFlags.BooleanLiteral && (p as { intrinsicName?: string }).intrinsicName === 'true'));
   }
 
   /** A local object literal spread into the params, used by nothing outside the unit. */
@@ -230,7 +242,7 @@ export class RequestAnalyzer {
       this.site.kinds.add('streaming');
       this.site.reason('dynamic-stream-flag');
     } else if (stream === 'yes') this.site.kinds.add('streaming');
-    if (c.opaque && !keys.has('stream') && method !== 'stream') {
+    if (c.opaqueStream && !keys.has('stream') && method !== 'stream') {
       // an opaque spread may also carry `stream: true`
       this.site.reason('dynamic-stream-flag');
       this.site.kinds.add('streaming');

@@ -1,0 +1,64 @@
+/**
+ * Type-check files against the real `openai` types, 6.x (the lockfile's `openai`) or 7.x (the
+ * `openai7` alias), with one `tsc --noEmit` run per SDK line. Files are copied into a scratch
+ * project whose node_modules/openai points at the chosen line.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { REPO } from './fixtures.js';
+
+const run = promisify(execFile);
+
+export type SdkLine = 'openai6' | 'openai7';
+
+export interface TypeError {
+  /** Path relative to the base folder the files came from. */
+  file: string;
+  line: number;
+  message: string;
+}
+
+/**
+ * `files` are absolute paths under `base`; they keep their relative layout so relative imports
+ * work. Returns the errors per file (relative to base).
+ */
+export async function typecheck(base: string, files: string[], sdk: SdkLine): Promise<TypeError[]> {
+  const scratch = path.join(REPO, 'test', 'tmp', `typecheck-${sdk}-${process.pid}`);
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(path.join(scratch, 'node_modules'), { recursive: true });
+  if (sdk === 'openai7') symlinkSync(path.join(REPO, 'node_modules', 'openai7'), path.join(scratch, 'node_modules', 'openai'), 'dir');
+  writeFileSync(path.join(scratch, 'package.json'), '{ "type": "module" }\n');
+  const copied: string[] = [];
+  for (const file of files) {
+    const rel = path.relative(base, file);
+    const target = path.join(scratch, 'src', rel);
+    mkdirSync(path.dirname(target), { recursive: true });
+    cpSync(file, target);
+    copied.push(path.join('src', rel));
+  }
+  writeFileSync(path.join(scratch, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: {
+      strict: true, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext',
+      skipLibCheck: true, types: ['node'], typeRoots: [path.join(REPO, 'node_modules', '@types')],
+      allowJs: false, jsx: 'preserve', noUnusedLocals: false,
+    },
+    files: copied,
+  }, null, 2));
+  let output = '';
+  try {
+    await run(process.execPath, [path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', scratch], { cwd: scratch, maxBuffer: 64 * 1024 * 1024 });
+  } catch (err) {
+    output = `${(err as { stdout?: string }).stdout ?? ''}`;
+    if (!output.trim()) throw err;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const errors: TypeError[] = [];
+  for (const line of output.split('\n')) {
+    const m = /^src\/(.+?)\((\d+),\d+\): error (TS\d+: .*)$/.exec(line.trim());
+    if (m) errors.push({ file: m[1], line: Number(m[2]), message: m[3] });
+  }
+  return errors;
+}
