@@ -30,14 +30,15 @@ export function moduleOfRequire(expr: ts.Expression): string | undefined {
 
 /** The declaration a name refers to, following project-level aliases (re-exports, barrels). */
 export function declarationOf(checker: ts.TypeChecker, id: ts.Identifier): ts.Declaration | undefined {
-  const symbol = checker.getSymbolAtLocation(id) ?? shorthandSymbol(checker, id);
+  // `{ messages }`: the value, not the property the shorthand declares
+  const symbol = shorthandSymbol(checker, id) ?? checker.getSymbolAtLocation(id);
   if (!symbol) return undefined;
   const decls = symbol.declarations ?? [];
   return decls[0];
 }
 
 function shorthandSymbol(checker: ts.TypeChecker, id: ts.Identifier): ts.Symbol | undefined {
-  if (ts.isShorthandPropertyAssignment(id.parent)) return checker.getShorthandAssignmentValueSymbol(id.parent);
+  if (ts.isShorthandPropertyAssignment(id.parent) && id.parent.name === id) return checker.getShorthandAssignmentValueSymbol(id.parent);
   return undefined;
 }
 

@@ -468,11 +468,9 @@ export class ProviderResolver {
 
   private fromCall(call: ts.CallExpression, depth: number): Origin[] {
     const where = locationOf(this.ctx, call);
-    const fn = this.functionOf(call.expression);
-    if (fn) {
-      const returns = returnExpressions(fn);
-      if (returns.length) return returns.flatMap((r) => this.origins(r, depth));
-    }
+    const fns = this.functionsOf(call.expression);
+    const returns = fns.flatMap(returnExpressions);
+    if (returns.length) return returns.flatMap((r) => this.origins(r, depth));
     // a library call: a wrapper when it is handed an openai client (P-WRAPPER), else another SDK (N05)
     const wrapped = call.arguments.map((a) => this.wrappedClient(a, depth)).find((p) => p !== undefined);
     if (wrapped) return [{ kind: 'wrapper', provider: wrapped, evidence: `${shortText(call.expression, 30)}(…) wraps an openai client in ${where}` }];
@@ -497,6 +495,24 @@ export class ProviderResolver {
       }
     } else if (ts.isNewExpression(a) || ts.isIdentifier(a)) check(a);
     return found;
+  }
+
+  /** The project functions a callee may be: one function, or every factory of a local map (`clients[name]()`). */
+  private functionsOf(callee: ts.Expression): ts.FunctionLikeDeclaration[] {
+    const one = this.functionOf(callee);
+    if (one) return [one];
+    const e = unwrap(callee);
+    if (!ts.isElementAccessExpression(e) && !ts.isPropertyAccessExpression(e)) return [];
+    const obj = this.localObject(unwrap(e.expression));
+    if (!obj) return [];
+    const key = ts.isPropertyAccessExpression(e) ? e.name.text : stringValue(e.argumentExpression);
+    const out: ts.FunctionLikeDeclaration[] = [];
+    for (const p of obj.properties) {
+      if (key !== undefined && propertyNameText(p.name) !== key) continue;
+      const v: ts.Node | undefined = ts.isMethodDeclaration(p) ? p : propertyValue(p) && unwrap(propertyValue(p)!);
+      if (v && isFunctionLike(v)) out.push(v);
+    }
+    return out;
   }
 
   /** The project function a callee names: a declaration, a const arrow, a method. */

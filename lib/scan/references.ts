@@ -9,7 +9,7 @@ export function referencesOf(checker: ts.TypeChecker, name: ts.Identifier): ts.I
   const out: ts.Identifier[] = [];
   walk(scope, (n) => {
     if (ts.isIdentifier(n) && n !== name && n.text === name.text) {
-      const s = checker.getSymbolAtLocation(n) ?? shorthandValueSymbol(checker, n);
+      const s = shorthandValueSymbol(checker, n) ?? checker.getSymbolAtLocation(n);
       if (s === symbol) out.push(n);
     }
   });
@@ -17,7 +17,7 @@ export function referencesOf(checker: ts.TypeChecker, name: ts.Identifier): ts.I
 }
 
 function shorthandValueSymbol(checker: ts.TypeChecker, id: ts.Identifier): ts.Symbol | undefined {
-  return ts.isShorthandPropertyAssignment(id.parent) ? checker.getShorthandAssignmentValueSymbol(id.parent) : undefined;
+  return ts.isShorthandPropertyAssignment(id.parent) && id.parent.name === id ? checker.getShorthandAssignmentValueSymbol(id.parent) : undefined;
 }
 
 /** The block, function or file a declaration is visible in. */

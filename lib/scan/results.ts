@@ -10,6 +10,7 @@ import {
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, isFunctionLike, climbWrappers, startOf, walk,
 } from './ast.js';
+import { declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
@@ -50,7 +51,15 @@ export class ResultAnalyzer {
   private promise(node: ts.Node): void {
     const outer = climbWrappers(node);
     const parent = outer.parent;
-    if (ts.isAwaitExpression(parent)) return this.value(parent, 'completion', { root: parent, accessed: [], links: [], rootOptional: false });
+    if (ts.isAwaitExpression(parent)) {
+      const target = this.assignedVariable(parent);
+      if (target) {
+        // `r = await …` on a local `let r`: the reads of r are this site's reads too (O-BIND)
+        this.site.share('result', target);
+        return this.binding(target.name as ts.Identifier, 'completion');
+      }
+      return this.value(parent, 'completion', { root: parent, accessed: [], links: [], rootOptional: false });
+    }
     if (ts.isPropertyAccessExpression(parent) && parent.expression === outer) {
       const method = parent.name.text;
       const call = parent.parent;
@@ -61,7 +70,10 @@ export class ResultAnalyzer {
       if (method === 'asResponse') return this.asResponse(call);
       return this.site.reason('not-supported-yet', `.${method}() on the request promise`);
     }
-    if (ts.isConditionalExpression(parent) && parent.condition !== outer) return this.promise(parent);
+    if (ts.isConditionalExpression(parent) && parent.condition !== outer) {
+      this.site.share('ternary', parent); // both branches are one unit (G-UNIT)
+      return this.promise(parent);
+    }
     if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
       // a stored promise: every later `await p` / `p.then` is a use of it
       if (isExported(this.ctx.checker, parent.name)) return this.site.reason('result-escapes', 'export');
@@ -73,6 +85,17 @@ export class ResultAnalyzer {
     if (use === 'discard') return;
     if (use === 'read') return this.site.reason('result-escapes', 'promise');
     this.site.reason('result-escapes', use === 'console' ? 'argument' : use);
+  }
+
+  /** The local variable declaration an `x = await …` assigns to. */
+  private assignedVariable(awaited: ts.Node): ts.VariableDeclaration | undefined {
+    const outer = climbWrappers(awaited);
+    const parent = outer.parent;
+    if (!ts.isBinaryExpression(parent) || parent.right !== outer || parent.operatorToken.kind !== ts.SyntaxKind.EqualsToken) return undefined;
+    const left = unwrap(parent.left);
+    if (!ts.isIdentifier(left)) return undefined;
+    const decl = declarationOf(this.ctx.checker, left);
+    return decl && ts.isVariableDeclaration(decl) && ts.isIdentifier(decl.name) ? decl : undefined;
   }
 
   private then(call: ts.CallExpression): void {
@@ -226,9 +249,7 @@ export class ResultAnalyzer {
       if (this.retypeAnnotation(decl.type) === 'escape') return;
     }
     if (ts.isIdentifier(decl.name)) {
-      if (!(decl.parent.flags & ts.NodeFlags.Const) && referencesOf(this.ctx.checker, decl.name).some((r) => isAssigned(r))) {
-        return this.site.reason('result-escapes', 'assign');
-      }
+      if (shape === 'completion') this.site.share('result', decl);
       return this.binding(decl.name, shape, undefined, []);
     }
     if (ts.isObjectBindingPattern(decl.name)) return this.destructure(decl, decl.name, shape, chain);

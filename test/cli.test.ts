@@ -1,0 +1,189 @@
+/**
+ * End-to-end: the built binary, spawned the way users run it. Formats, exit codes, dry-run
+ * safety (bytes and mtimes), write mode and the git guard, bad input.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { REPO } from './helpers/fixtures.js';
+
+const BIN = path.join(REPO, 'dist', 'bin', 'migrate-responses.js');
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function tree(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'mr-cli-'));
+  dirs.push(dir);
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+function cli(cwd: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const MIGRATABLE = `import OpenAI from 'openai';
+const client = new OpenAI();
+export async function ask(q: string) {
+  const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });
+  return r.choices[0].message.content;
+}
+`;
+const MANUAL = `import OpenAI from 'openai';
+const client = new OpenAI();
+export async function many(q: string) {
+  const r = await client.chat.completions.create({ model: 'gpt-4o-mini', n: 3, messages: [{ role: 'user', content: q }] });
+  return r.choices.map((c) => c.message.content);
+}
+`;
+
+describe('CLI', () => {
+  it('prints its version and exits 0', () => {
+    const r = cli(REPO, '--version');
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /^\d+\.\d+\.\d+\n$/);
+  });
+
+  it('a missing path is a usage error (exit 2) naming the path', () => {
+    const dir = tree({});
+    const r = cli(dir, './nope', '--dry-run');
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /path not found: \.\/nope/);
+    assert.equal(r.stdout, '');
+  });
+
+  it('an unknown option or kind is a usage error (exit 2)', () => {
+    const dir = tree({});
+    assert.equal(cli(dir, '--frobnicate').code, 2);
+    const bad = cli(dir, '--only', 'simple,wizardry', '--dry-run');
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /unknown kind wizardry/);
+    assert.equal(cli(dir, '--format', 'yaml').code, 2);
+    const report = cli(dir, '--dry-run', '--report', 'out.yaml');
+    assert.equal(report.code, 2);
+    assert.match(report.stderr, /out\.yaml/);
+  });
+
+  it('a root without candidate files says so and exits 0', () => {
+    const dir = tree({ 'src/util.ts': 'export const x = 1;\n' });
+    const r = cli(dir, './src', '--dry-run');
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /no files that import or require `openai` under \.\/src/);
+    const json = JSON.parse(cli(dir, './src', '--dry-run', '--format', 'json').stdout);
+    assert.equal(json.summary.sites, 0);
+    assert.equal(json.summary.files, 1);
+  });
+
+  it('a file with a syntax error is reported (exit 1) and the rest of the tree is still scanned', () => {
+    const dir = tree({ 'src/broken.ts': "import OpenAI from 'openai';\nconst x = ;\n", 'src/ok.ts': MIGRATABLE });
+    const r = cli(dir, 'src', '--dry-run', '--format', 'json');
+    assert.equal(r.code, 1);
+    const json = JSON.parse(r.stdout);
+    assert.deepEqual(json.errors.map((e: { file: string }) => e.file), ['src/broken.ts']);
+    assert.match(json.errors[0].message, /syntax error: 2:11/);
+    assert.deepEqual(json.sites.map((s: { file: string; status: string }) => [s.file, s.status]), [['src/ok.ts', 'migrated']]);
+  });
+
+  it('--format json is only the JSON report, schemaVersion 1, with 1-based positions', () => {
+    const dir = tree({ 'src/a.ts': MIGRATABLE, 'src/b.ts': MANUAL });
+    const r = cli(dir, 'src', '--dry-run', '--format', 'json');
+    assert.equal(r.code, 0);
+    const json = JSON.parse(r.stdout);
+    assert.equal(json.schemaVersion, 1);
+    assert.equal(json.tool, 'migrate-responses');
+    assert.equal(json.dryRun, true);
+    assert.deepEqual(json.roots, ['src']);
+    assert.deepEqual(json.sites.map((s: { file: string; line: number; column: number; status: string }) => `${s.file}:${s.line}:${s.column} ${s.status}`),
+      ['src/a.ts:4:43 migrated', 'src/b.ts:4:43 manual']);
+    assert.deepEqual(json.summary.byStatus, { migrated: 1, manual: 1, ignored: 0, skipped: 0 });
+  });
+
+  it('--format sarif is a SARIF 2.1.0 log with one result per manual reason', () => {
+    const dir = tree({ 'src/b.ts': MANUAL });
+    const sarif = JSON.parse(cli(dir, 'src', '--dry-run', '--format', 'sarif').stdout);
+    assert.equal(sarif.version, '2.1.0');
+    assert.deepEqual(sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId).sort(), ['n-greater-than-one', 'no-equivalent-result']);
+  });
+
+  it('--format markdown is a PR body with a checklist of manual sites', () => {
+    const dir = tree({ 'src/b.ts': MANUAL });
+    const md = cli(dir, 'src', '--dry-run', '--format', 'markdown').stdout;
+    assert.match(md, /- \[ \] \[src\/b\.ts:4\]\(src\/b\.ts#L4\)/);
+  });
+
+  it('--report writes the report in the format of its extension', () => {
+    const dir = tree({ 'src/b.ts': MANUAL });
+    for (const [file, check] of [['r.json', (t: string) => JSON.parse(t).schemaVersion === 1], ['r.sarif', (t: string) => JSON.parse(t).version === '2.1.0'], ['r.md', (t: string) => t.includes('- [ ]')]] as const) {
+      const r = cli(dir, 'src', '--dry-run', '--report', file);
+      assert.equal(r.code, 0);
+      assert.ok(check(readFileSync(path.join(dir, file), 'utf8')), file);
+    }
+  });
+
+  it('--dry-run prints a diff and leaves every byte and mtime as it was', () => {
+    const dir = tree({ 'src/a.ts': MIGRATABLE, 'src/b.ts': MANUAL });
+    const before = ['src/a.ts', 'src/b.ts'].map((f) => ({ text: readFileSync(path.join(dir, f)), mtime: statSync(path.join(dir, f)).mtimeMs }));
+    const r = cli(dir, 'src', '--dry-run');
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /^-  const r = await client\.chat\.completions\.create/m);
+    assert.match(r.stdout, /^\+  const r = await client\.responses\.create/m);
+    ['src/a.ts', 'src/b.ts'].forEach((f, i) => {
+      assert.deepEqual(readFileSync(path.join(dir, f)), before[i].text);
+      assert.equal(statSync(path.join(dir, f)).mtimeMs, before[i].mtime);
+    });
+  });
+
+  it('--check exits 1 while sites remain (migrated-in-dry-run counts) and 0 when none do', () => {
+    const dir = tree({ 'src/a.ts': MIGRATABLE, 'clean/x.ts': "import OpenAI from 'openai';\nexport const c = new OpenAI();\n" });
+    assert.equal(cli(dir, 'src', '--dry-run', '--check').code, 1);
+    assert.equal(cli(dir, 'clean', '--dry-run', '--check').code, 0);
+  });
+
+  it('write mode outside git rewrites, marks manual sites, names the formatter, and a second run changes nothing', () => {
+    const dir = tree({ 'src/a.ts': MIGRATABLE, 'src/b.ts': MANUAL });
+    const r = cli(dir, 'src');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /npx prettier --write src\/a\.ts src\/b\.ts/);
+    const a = readFileSync(path.join(dir, 'src/a.ts'), 'utf8');
+    assert.match(a, /client\.responses\.create\(\{ model: 'gpt-4o-mini', input: \[\{ role: 'user', content: q \}\], store: false \}\)/);
+    assert.match(a, /return r\.output_text;/);
+    const b = readFileSync(path.join(dir, 'src/b.ts'), 'utf8');
+    assert.equal(b, MANUAL.replace('  const r = await', '  // TODO(migrate-responses): n-greater-than-one: Responses returns one generation; n=3 needs N requests.\n  // TODO(migrate-responses): no-equivalent-result: choices has no Responses equivalent.\n  const r = await'));
+    const again = cli(dir, 'src');
+    assert.equal(again.code, 0);
+    assert.equal(readFileSync(path.join(dir, 'src/a.ts'), 'utf8'), a);
+    assert.equal(readFileSync(path.join(dir, 'src/b.ts'), 'utf8'), b);
+    assert.equal(JSON.parse(cli(dir, 'src', '--format', 'json').stdout).changedFiles.length, 0);
+  });
+
+  it('write mode refuses a dirty git tree for affected files (exit 2) unless --force', () => {
+    const dir = tree({ 'src/a.ts': MIGRATABLE });
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+    git('init', '-q');
+    git('-c', 'user.email=t@t', '-c', 'user.name=t', 'add', '.');
+    git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'init');
+    writeFileSync(path.join(dir, 'src/a.ts'), `${MIGRATABLE}// local edit\n`);
+    const refused = cli(dir, 'src');
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /uncommitted changes .*src\/a\.ts.*--force/);
+    assert.match(readFileSync(path.join(dir, 'src/a.ts'), 'utf8'), /chat\.completions/);
+    const forced = cli(dir, 'src', '--force');
+    assert.equal(forced.code, 0);
+    assert.match(readFileSync(path.join(dir, 'src/a.ts'), 'utf8'), /responses\.create/);
+    assert.ok(!existsSync(path.join(dir, 'src', '.a.ts.tmp')));
+  });
+
+  it('--list-rules prints every rule and reason code', () => {
+    const r = cli(REPO, '--list-rules');
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /^ {2}R-STORE +store: false added/m);
+    assert.match(r.stdout, /^ {2}result-escapes +The Chat result leaves this code/m);
+  });
+});
