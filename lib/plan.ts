@@ -25,9 +25,31 @@ export interface CalleeEdit extends Anchor {
 /** A params object literal: map every key per the R- table. Only the top-level object gets `store`. */
 export interface RequestEdit extends Anchor {
   op: 'request';
+  /** The params object itself, not an object spread into it. */
+  top: boolean;
   addStore: boolean;
   /** Hoist the leading system/developer message into `instructions` (M-SYSTEM). */
   hoistSystem: boolean;
+  /** `include` entries to add (a replay unit needs `reasoning.encrypted_content`, T-REASONING-REPLAY). */
+  addInclude?: string[];
+}
+
+/** One tool definition object (R-TOOLS, R-STRICT, T-PARAMS-KEY): `function: {…}` flattened. */
+export interface ToolEdit extends Anchor {
+  op: 'tool';
+}
+
+/** A `tool_choice` object (R-TOOLCHOICE): nested function/custom/allowed_tools shapes flattened. */
+export interface ToolChoiceEdit extends Anchor {
+  op: 'tool-choice';
+}
+
+/** `history.push(r.choices[0].message)` → `history.push(...toResponseInputItems(r.output))` (M-REPLAY). */
+export interface ReplayEdit extends Anchor {
+  op: 'replay';
+  rootStart: number;
+  rootEnd: number;
+  rootText?: string;
 }
 
 /** An array literal of messages, or one message object (pushed): rewrite content parts and drop `name`. */
@@ -43,6 +65,8 @@ export interface ChainEdit extends Anchor {
   tail: ChainLink[];
   /** Replace the root by this text (O-BIND fresh identifier), instead of keeping it. */
   rootText?: string;
+  /** The chain is a tool-calls array read in a boolean context: `[]` is truthy, so test `.length`. */
+  appendLength?: boolean;
 }
 
 /** One `.name` of a rewritten chain: `?.name` when optional, followed by `!` when nonNull. */
@@ -106,7 +130,7 @@ export interface HelperCallEdit extends Anchor {
 
 export type Edit =
   | CalleeEdit | RequestEdit | MessagesEdit | ChainEdit | RenameEdit | ReplaceEdit | FinishEdit | RetypeEdit
-  | PatternEdit | HelperCallEdit | OperatorEdit;
+  | PatternEdit | HelperCallEdit | OperatorEdit | ToolEdit | ToolChoiceEdit | ReplayEdit;
 
 export interface SitePlan {
   record: SiteRecord;

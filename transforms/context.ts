@@ -110,8 +110,23 @@ export function findProp(obj: Node, key: string): Node | undefined {
   return props(obj).find((p) => propKey(p) === key);
 }
 
+/** Strip TypeScript wrappers that do not change a value: `x as const`, `x satisfies T`, `x!`. */
+export function unwrapNode(n: Node): Node {
+  let current = n;
+  while (['TSAsExpression', 'TSSatisfiesExpression', 'TSNonNullExpression', 'TSTypeAssertion', 'TypeCastExpression', 'ParenthesizedExpression'].includes(current.type)) {
+    current = current.expression as Node;
+  }
+  return current;
+}
+
+/** A property's value with TypeScript wrappers stripped. */
+export function valueOf(p: Node | undefined): Node | undefined {
+  return p ? unwrapNode(p.value as Node) : undefined;
+}
+
 export function stringLiteralValue(n: Node | undefined): string | undefined {
   if (!n) return undefined;
+  n = unwrapNode(n);
   if (n.type === 'StringLiteral') return n.value as string;
   if (n.type === 'TemplateLiteral' && (n.expressions as unknown[]).length === 0) {
     return ((n.quasis as Node[])[0].value as { cooked: string }).cooked;
@@ -122,4 +137,33 @@ export function stringLiteralValue(n: Node | undefined): string | undefined {
 /** The text of an object literal's properties, between the braces, trimmed. */
 export function innerText(ctx: TransformContext, obj: Node): string {
   return ctx.text.slice(obj.start + 1, obj.end - 1).trim().replace(/,\s*$/, '');
+}
+
+/** The text of [start, end) with some inner ranges replaced (for building a reshaped literal). */
+export function sliceWith(ctx: TransformContext, start: number, end: number, replacements: { start: number; end: number; text: string }[]): string {
+  let out = '';
+  let at = start;
+  for (const r of [...replacements].sort((a, b) => a.start - b.start)) {
+    out += ctx.text.slice(at, r.start) + r.text;
+    at = r.end;
+  }
+  return out + ctx.text.slice(at, end);
+}
+
+/** Shift the lines after the first from one indentation to another (a literal moved up a level). */
+export function reindent(text: string, from: string, to: string): string {
+  if (from === to) return text;
+  return text.split('\n').map((line, i) => (i > 0 && line.startsWith(from) ? to + line.slice(from.length) : line)).join('\n');
+}
+
+/** The properties of an object literal, flattened into its parent's layout: their text, comments kept. */
+export function flattenedProperties(ctx: TransformContext, holder: Node, inner: Node, replacements: { start: number; end: number; text: string }[] = [], extra: string[] = []): string {
+  const list = props(inner);
+  const outerIndent = ctx.editor.indentAt(holder.start);
+  const innerIndent = list.length ? ctx.editor.indentAt(list[0].start) : undefined;
+  const multiline = outerIndent !== undefined && innerIndent !== undefined;
+  let body = list.length ? sliceWith(ctx, list[0].start, list[list.length - 1].end, replacements) : '';
+  if (multiline) body = reindent(body, innerIndent!, outerIndent!);
+  const sep = multiline ? `,${ctx.editor.eol}${outerIndent}` : ', ';
+  return [body, ...extra].filter(Boolean).join(sep);
 }

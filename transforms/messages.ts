@@ -5,7 +5,7 @@
  * `audio` keys are dropped.
  */
 import type { MessagesEdit } from '../lib/plan.js';
-import { type Node, type TransformContext, findProp, propKey, props, stringLiteralValue, innerText } from './context.js';
+import { type Node, type TransformContext, findProp, propKey, props, stringLiteralValue, innerText, unwrapNode, valueOf } from './context.js';
 
 export function rewriteMessages(ctx: TransformContext, edit: MessagesEdit): void {
   if (edit.op === 'message') {
@@ -14,22 +14,24 @@ export function rewriteMessages(ctx: TransformContext, edit: MessagesEdit): void
   }
   const array = ctx.nodeAt(edit.start, edit.end, 'ArrayExpression');
   for (const el of array.elements as (Node | null)[]) {
-    if (el?.type === 'ObjectExpression') rewriteMessage(ctx, el);
+    if (el && unwrapNode(el).type === 'ObjectExpression') rewriteMessage(ctx, unwrapNode(el));
   }
 }
 
 function rewriteMessage(ctx: TransformContext, message: Node): void {
   const items = props(message);
   const role = stringLiteralValue(findProp(message, 'role')?.value as Node);
+  if (role === 'tool' || findProp(message, 'tool_call_id')) return rewriteToolReply(ctx, message);
+  if (findProp(message, 'tool_calls')) return expandAssistantToolCalls(ctx, message);
   for (const p of items) {
     const key = propKey(p);
     if (key === 'name') ctx.editor.removeItem(items, items.indexOf(p)); // M-NAME
     if ((key === 'refusal' || key === 'audio') && isNullish(p.value as Node)) ctx.editor.removeItem(items, items.indexOf(p));
   }
   const content = findProp(message, 'content');
-  const value = content?.value as Node | undefined;
+  const value = valueOf(content);
   if (!value || value.type !== 'ArrayExpression') return;
-  const parts = (value.elements as (Node | null)[]).filter((e): e is Node => e?.type === 'ObjectExpression');
+  const parts = (value.elements as (Node | null)[]).map((e) => e && unwrapNode(e)).filter((e): e is Node => e?.type === 'ObjectExpression');
   if (role === 'assistant') {
     joinAssistantParts(ctx, value, parts);
     return;
@@ -37,10 +39,48 @@ function rewriteMessage(ctx: TransformContext, message: Node): void {
   for (const part of parts) rewritePart(ctx, part);
 }
 
+/** M-TOOL: `{ role: 'tool', tool_call_id, content }` → `{ type: 'function_call_output', call_id, output }`. */
+function rewriteToolReply(ctx: TransformContext, message: Node): void {
+  const role = findProp(message, 'role');
+  if (role) ctx.editor.replace(role.start, role.end, `type: ${ctx.str('function_call_output')}`);
+  renameProp(ctx, findProp(message, 'tool_call_id')!, 'call_id');
+  const content = findProp(message, 'content')!;
+  renameProp(ctx, content, 'output');
+  const value = valueOf(content)!;
+  if (value.type === 'ArrayExpression') {
+    for (const part of value.elements as Node[]) {
+      const type = valueOf(findProp(part, 'type'));
+      if (type) ctx.editor.replace(type.start, type.end, ctx.str('input_text'));
+    }
+  }
+}
+
+function renameProp(ctx: TransformContext, p: Node, to: string): void {
+  if (p.shorthand) ctx.editor.replace(p.start, p.end, `${to}: ${ctx.source(p.value as Node)}`);
+  else ctx.editor.replace((p.key as Node).start, (p.key as Node).end, to);
+}
+
+/** M-ASSIST-TOOLCALLS: the assistant turn becomes its text (if any), then one function_call item per call. */
+function expandAssistantToolCalls(ctx: TransformContext, message: Node): void {
+  const content = findProp(message, 'content')?.value as Node | undefined;
+  const hasText = content && !(content.type === 'NullLiteral' || (content.type === 'StringLiteral' && content.value === '') || (content.type === 'Identifier' && content.name === 'undefined'));
+  const items: string[] = [];
+  if (hasText) items.push(`{ role: ${ctx.str('assistant')}, content: ${ctx.source(content!)} }`);
+  for (const call of valueOf(findProp(message, 'tool_calls'))!.elements as Node[]) {
+    const fn = valueOf(findProp(unwrapNode(call), 'function'))!;
+    const id = ctx.source(findProp(unwrapNode(call), 'id')!.value as Node);
+    const name = ctx.source(findProp(fn, 'name')!.value as Node);
+    const args = ctx.source(findProp(fn, 'arguments')!.value as Node);
+    items.push(`{ type: ${ctx.str('function_call')}, call_id: ${id}, name: ${name}, arguments: ${args} }`);
+  }
+  const indent = ctx.editor.indentAt(message.start);
+  ctx.editor.replace(message.start, message.end, items.join(indent !== undefined ? `,${ctx.editor.eol}${indent}` : ', '));
+}
+
 /** M-PART-TEXT, M-PART-IMAGE, M-PART-FILE. */
 function rewritePart(ctx: TransformContext, part: Node): void {
   const typeProp = findProp(part, 'type');
-  const typeNode = typeProp?.value as Node | undefined;
+  const typeNode = valueOf(typeProp);
   const type = stringLiteralValue(typeNode);
   if (!typeNode) return;
   const setType = (to: string) => ctx.editor.replace(typeNode.start, typeNode.end, ctx.str(to));
@@ -48,7 +88,7 @@ function rewritePart(ctx: TransformContext, part: Node): void {
   if (type === 'image_url') {
     setType('input_image');
     const image = findProp(part, 'image_url')!;
-    const v = image.value as Node;
+    const v = valueOf(image)!;
     if (v.type === 'ObjectExpression') {
       const url = findProp(v, 'url')!.value as Node;
       const detail = findProp(v, 'detail')?.value as Node | undefined;
@@ -61,7 +101,7 @@ function rewritePart(ctx: TransformContext, part: Node): void {
   if (type === 'file') {
     setType('input_file');
     const file = findProp(part, 'file')!;
-    ctx.editor.replace(file.start, file.end, innerText(ctx, file.value as Node));
+    ctx.editor.replace(file.start, file.end, innerText(ctx, valueOf(file)!));
   }
 }
 

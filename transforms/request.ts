@@ -6,7 +6,7 @@
  */
 import type { RequestEdit } from '../lib/plan.js';
 import { CHAT_PARAMS, LOGPROBS_INCLUDE } from '../lib/rules/request-params.js';
-import { type Node, type TransformContext, findProp, propKey, props, stringLiteralValue, innerText } from './context.js';
+import { type Node, type TransformContext, findProp, propKey, props, stringLiteralValue, innerText, unwrapNode, valueOf } from './context.js';
 
 export function rewriteRequest(ctx: TransformContext, edit: RequestEdit): void {
   const obj = ctx.nodeAt(edit.start, edit.end, 'ObjectExpression');
@@ -16,7 +16,7 @@ export function rewriteRequest(ctx: TransformContext, edit: RequestEdit): void {
   const { editor } = ctx;
 
   const logprobs = findProp(obj, 'logprobs');
-  const logprobsOff = logprobs && !isTrue(logprobs.value as Node);
+  const logprobsOff = logprobs && !isTrue(valueOf(logprobs)!);
   const format = findProp(obj, 'response_format');
   const verbosity = findProp(obj, 'verbosity');
 
@@ -34,7 +34,7 @@ export function rewriteRequest(ctx: TransformContext, edit: RequestEdit): void {
         break;
       case 'logprobs':
         if (logprobsOff) removed.add(p);
-        else editor.replace(p.start, p.end, `include: [${ctx.str(LOGPROBS_INCLUDE)}]`);
+        else editor.replace(p.start, p.end, `include: [${[LOGPROBS_INCLUDE, ...(edit.addInclude ?? [])].map((i) => ctx.str(i)).join(', ')}]`);
         break;
       case 'top-logprobs':
         if (logprobsOff) removed.add(p);
@@ -52,7 +52,7 @@ export function rewriteRequest(ctx: TransformContext, edit: RequestEdit): void {
 
   // R-RESPFMT + R-VERBOSITY: one `text` object
   if (format) {
-    flattenFormat(ctx, format.value as Node);
+    flattenFormat(ctx, valueOf(format)!);
     const tail = verbosity ? `, verbosity: ${ctx.source(verbosity.value as Node)} }` : ' }';
     wrapValue(ctx, format, 'text: { format', tail);
     if (verbosity) removed.add(verbosity);
@@ -63,8 +63,8 @@ export function rewriteRequest(ctx: TransformContext, edit: RequestEdit): void {
   // M-SYSTEM: hoist the leading system message into instructions
   if (edit.hoistSystem) {
     const messagesProp = findProp(obj, 'messages');
-    const array = messagesProp?.value as Node | undefined;
-    const first = array && (array.elements as Node[])[0];
+    const array = valueOf(messagesProp);
+    const first = array && unwrapNode((array.elements as Node[])[0]);
     const content = first && findProp(first, 'content');
     if (!messagesProp || !array || !first || !content) throw new Error('hoist planned but no leading system message found');
     editor.insertItem(items, items.indexOf(messagesProp), `instructions: ${ctx.source(content.value as Node)}`, obj.start + 1);
@@ -72,6 +72,7 @@ export function rewriteRequest(ctx: TransformContext, edit: RequestEdit): void {
   }
 
   if (edit.addStore) appends.push('store: false');
+  if (edit.addInclude?.length && !(logprobs && !logprobsOff)) appends.push(`include: [${edit.addInclude.map((i) => ctx.str(i)).join(', ')}]`);
   finishList(ctx, obj, items, removed, appends);
 }
 
@@ -129,7 +130,7 @@ function flattenFormat(ctx: TransformContext, value: Node): void {
 
 /** R-STREAMOPTS: drop include_usage; drop stream_options when nothing remains. */
 function streamOptions(ctx: TransformContext, p: Node, removed: Set<Node>): void {
-  const value = p.value as Node;
+  const value = valueOf(p)!;
   if (value.type !== 'ObjectExpression') {
     removed.add(p); // null / undefined
     return;

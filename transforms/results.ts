@@ -3,13 +3,34 @@
  * `r.output_text`), finish-reason comparisons, null checks on content, O-BIND patterns. Each edit
  * carries the exact Responses links; this module only writes them.
  */
-import type { ChainEdit, FinishEdit, OperatorEdit, PatternEdit, RenameEdit, ReplaceEdit } from '../lib/plan.js';
-import { FINISH_CONDITIONS } from '../lib/rules/results.js';
+import path from 'node:path';
+import type { ChainEdit, ChainLink, FinishEdit, OperatorEdit, PatternEdit, RenameEdit, ReplaceEdit, ReplayEdit } from '../lib/plan.js';
+import { FINISH_CONDITIONS, REPLAY_HELPER, TOOL_CALLS_FILTER } from '../lib/rules/results.js';
 import type { TransformContext } from './context.js';
+
+const RESPONSES_TYPES = 'openai/resources/responses/responses';
+
+/** One Responses link: `.name`, `?.name`, `[0]`, or the function-call filter of O-TOOLCALLS. */
+function renderLink(ctx: TransformContext, link: ChainLink): string {
+  const bang = link.nonNull ? '!' : '';
+  if (link.name === '#0') return `${link.optional ? '?.' : ''}[0]${bang}`;
+  if (link.name.startsWith(TOOL_CALLS_FILTER)) {
+    const q = ctx.quote;
+    if (isJavaScript(ctx.file)) return `${link.optional ? '?.' : '.'}filter((i) => i.type === ${q}function_call${q})${bang}`;
+    const type = link.name.endsWith(':parsed') ? 'ParsedResponseFunctionToolCall' : 'ResponseFunctionToolCall';
+    ctx.requireImport({ name: type, module: RESPONSES_TYPES, typeOnly: true });
+    return `${link.optional ? '?.' : '.'}filter((i): i is ${type} => i.type === ${q}function_call${q})${bang}`;
+  }
+  return `${link.optional ? '?.' : '.'}${link.name}${bang}`;
+}
+
+function isJavaScript(file: string): boolean {
+  return /^\.(c|m)?jsx?$/.test(path.extname(file));
+}
 
 /** `root<chat chain>` → `root<responses links>`; the root's own text (and parentheses) is kept. */
 export function rewriteChain(ctx: TransformContext, edit: ChainEdit): void {
-  const tail = edit.tail.map((l) => `${l.optional ? '?.' : '.'}${l.name}${l.nonNull ? '!' : ''}`).join('');
+  const tail = edit.tail.map((l) => renderLink(ctx, l)).join('') + (edit.appendLength ? '.length' : '');
   if (edit.rootText !== undefined) {
     ctx.editor.replace(edit.start, edit.end, `${edit.rootText}${tail}`);
     return;
@@ -22,6 +43,14 @@ export function rewriteChain(ctx: TransformContext, edit: ChainEdit): void {
 function afterParens(ctx: TransformContext, from: number, limit: number): number {
   const m = /^(\s*\))*/.exec(ctx.text.slice(from, limit));
   return from + (m ? m[0].length : 0);
+}
+
+/** M-REPLAY: `history.push(<message>)` → `history.push(...toResponseInputItems(<response>.output))`. */
+export function rewriteReplay(ctx: TransformContext, edit: ReplayEdit): void {
+  const rootSource = edit.rootText ?? ctx.text.slice(edit.rootStart, edit.rootEnd);
+  const root = /^[\w$.]+$/.test(rootSource) ? rootSource : `(${rootSource})`;
+  ctx.editor.replace(edit.start, edit.end, `...${REPLAY_HELPER.name}(${root}.output)`);
+  ctx.requireImport({ name: REPLAY_HELPER.name, module: REPLAY_HELPER.module, typeOnly: false });
 }
 
 export function rewriteFinish(ctx: TransformContext, edit: FinishEdit): void {

@@ -10,7 +10,14 @@
 /** The Chat shape a value has while a chain is followed. */
 export type Shape =
   | 'completion' | 'choices' | 'choice' | 'message' | 'usage' | 'prompt-details' | 'completion-details'
-  | 'content' | 'parsed' | 'finish-reason' | 'leaf' | 'created' | 'object' | 'id';
+  | 'content' | 'parsed' | 'finish-reason' | 'leaf' | 'created' | 'object' | 'id'
+  | 'tool-calls' | 'tool-call' | 'tool-call-function' | 'tool-call-type';
+
+/**
+ * The Responses link that stands for "the function_call items of output" (O-TOOLCALLS); the
+ * transform writes it as a `.filter(…)` with a type predicate in TypeScript.
+ */
+export const TOOL_CALLS_FILTER = '#function_calls';
 
 export type Step =
   /** Follow to another shape; `path` is what this step contributes to the Responses chain. */
@@ -54,8 +61,25 @@ export const RESULT_STEPS: Readonly<Record<Shape, Readonly<Record<string, Step>>
     annotations: { report: 'no-equivalent-result', detail: 'message.annotations' },
     audio: { report: 'no-equivalent-result', detail: 'message.audio' },
     function_call: { report: 'legacy-functions', detail: 'message.function_call' },
-    tool_calls: { report: 'not-yet', detail: 'message.tool_calls' },
+    tool_calls: { to: 'tool-calls', path: ['output', TOOL_CALLS_FILTER], rule: 'O-TOOLCALLS' },
   },
+  'tool-calls': {
+    length: { to: 'leaf', path: ['length'], rule: 'O-TOOLCALLS' },
+    [INDEX0]: { to: 'tool-call', path: ['#0'], rule: 'O-TOOLCALLS' },
+    [ANY]: { report: 'not-yet', detail: 'indexing tool_calls other than [0]' },
+  },
+  'tool-call': {
+    id: { to: 'leaf', path: ['call_id'], rule: 'O-TOOLCALLS' },
+    type: { to: 'tool-call-type', path: ['type'], rule: 'O-TOOLCALLS' },
+    function: { to: 'tool-call-function', path: [], rule: 'O-TOOLCALLS' },
+    custom: { report: 'not-yet', detail: 'custom tool calls (custom_tool_call items)' },
+  },
+  'tool-call-function': {
+    name: { to: 'leaf', path: ['name'], rule: 'O-TOOLCALLS' },
+    arguments: { to: 'leaf', path: ['arguments'], rule: 'O-TOOLCALLS' },
+    parsed_arguments: { to: 'leaf', path: ['parsed_arguments'], rule: 'H-ZODFUNCTION' },
+  },
+  'tool-call-type': {},
   usage: {
     prompt_tokens: { to: 'leaf', path: ['input_tokens'], rule: 'O-USAGE' },
     completion_tokens: { to: 'leaf', path: ['output_tokens'], rule: 'O-USAGE' },
@@ -83,7 +107,10 @@ export const RESULT_STEPS: Readonly<Record<Shape, Readonly<Record<string, Step>>
 };
 
 /** Shapes whose value is an object with no Responses counterpart of the same shape. */
-export const OBJECT_SHAPES = new Set<Shape>(['completion', 'choices', 'choice', 'message', 'usage', 'prompt-details', 'completion-details']);
+export const OBJECT_SHAPES = new Set<Shape>(['completion', 'choices', 'choice', 'message', 'usage', 'prompt-details', 'completion-details', 'tool-calls', 'tool-call', 'tool-call-function']);
+
+/** Array methods whose callback receives each element (tool calls iterated with `.map`, `.forEach`…). */
+export const ELEMENT_CALLBACK_METHODS = new Set(['map', 'forEach', 'filter', 'find', 'some', 'every', 'flatMap']);
 
 /** O-FINISH: the Chat finish reasons that have a Responses condition. */
 export const FINISH_VALUES = ['stop', 'length', 'content_filter', 'tool_calls'] as const;
@@ -105,5 +132,15 @@ export const TYPE_RENAMES: Readonly<Record<string, { to: string | null; module: 
   ChatCompletionCreateParamsNonStreaming: { to: 'ResponseCreateParamsNonStreaming', module: 'openai/resources/responses/responses' },
   ChatCompletionCreateParamsStreaming: { to: 'ResponseCreateParamsStreaming', module: 'openai/resources/responses/responses' },
   CompletionUsage: { to: 'ResponseUsage', module: 'openai/resources/responses/responses' },
+  ChatCompletionMessageToolCall: { to: 'ResponseFunctionToolCall', module: 'openai/resources/responses/responses' },
+  ChatCompletionMessageFunctionToolCall: { to: 'ResponseFunctionToolCall', module: 'openai/resources/responses/responses' },
+  ChatCompletionTool: { to: 'Tool', module: 'openai/resources/responses/responses' },
+  ChatCompletionFunctionTool: { to: 'FunctionTool', module: 'openai/resources/responses/responses' },
+  ChatCompletionMessageParam: { to: 'ResponseInputItem', module: 'openai/resources/responses/responses' },
   ChatCompletionMessage: { to: null, module: '' },
 };
+
+/** Where the replay helper lives (M-REPLAY, G-IMPORTS). */
+export const REPLAY_HELPER = { name: 'toResponseInputItems', module: 'openai/lib/responses/ResponseInputItems' } as const;
+/** The include entry a replay unit needs with store: false (T-REASONING-REPLAY). */
+export const REASONING_INCLUDE = 'reasoning.encrypted_content';

@@ -17,6 +17,7 @@ import { ResultAnalyzer } from './results.js';
 import { StreamAnalyzer } from './streams.js';
 import { SiteAnalysis } from './site.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
+import { REASONING_INCLUDE } from '../rules/results.js';
 
 export interface ScanInput {
   candidates: CandidateText[];
@@ -188,7 +189,7 @@ function analyseSdkCall(call: ts.CallExpression, method: string, analysis: SiteA
     return;
   }
   if (request.stream === 'dynamic') return;
-  new ResultAnalyzer(ctx, analysis, isSite).analyze(call);
+  new ResultAnalyzer(ctx, analysis, isSite, method === 'parse').analyze(call);
 }
 
 /** Kinds from an inline params object only (wrappers keep their own params and results). */
@@ -256,6 +257,13 @@ function decide(analysed: Analysed[], input: ScanInput): FilePlan[] {
     else if (a.analysis.reasons.length) status.set(a, 'manual');
     else if (isFilteredOut(a.analysis.kinds, input)) status.set(a, 'skipped');
     else status.set(a, 'migrated');
+  }
+  // T-REASONING-REPLAY: every call of a replay unit asks for encrypted reasoning
+  for (const members of units.values()) {
+    if (!members.some((m) => m.analysis.replay)) continue;
+    for (const m of members) {
+      for (const e of m.analysis.edits) if (e.op === 'request' && e.top) e.addInclude = [REASONING_INCLUDE];
+    }
   }
   // G-UNIT: a unit migrates together or not at all
   for (const members of units.values()) {

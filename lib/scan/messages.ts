@@ -20,6 +20,9 @@ export interface MessagesFacts {
 const MESSAGE_KEYS = new Set(['role', 'content', 'name', 'tool_calls', 'tool_call_id', 'refusal', 'audio', 'function_call']);
 
 export class MessagesAnalyzer {
+  /** The history holds items that are not role messages (tool outputs, function calls, replays). */
+  private hasItems = false;
+
   constructor(private readonly ctx: ScanContext, private readonly site: SiteAnalysis) {}
 
   analyze(value: ts.Expression): MessagesFacts {
@@ -61,6 +64,7 @@ export class MessagesAnalyzer {
       return decl;
     }
     this.site.share('messages', decl);
+    this.site.histories.add(decl);
     this.site.edit({ op: 'messages', rule: 'M-INPUT', ...this.site.range(init) });
     this.elements(init);
     let escapes = false;
@@ -87,6 +91,12 @@ export class MessagesAnalyzer {
 
   private pushed(arg: ts.Expression): void {
     const e = unwrap(arg);
+    if (isReplayRead(this.ctx.checker, e)) {
+      // M-REPLAY: rewritten where the result is read (results analysis)
+      this.hasItems = true;
+      this.site.kinds.add('tool-using');
+      return;
+    }
     if (ts.isObjectLiteralExpression(e)) {
       this.site.edit({ op: 'message', rule: 'M-INPUT', ...this.site.range(e) });
       this.message(e);
@@ -97,7 +107,7 @@ export class MessagesAnalyzer {
     }
   }
 
-  /** M-TYPES: a Chat message annotation on a unit-local array becomes `EasyInputMessage[]`. */
+  /** M-TYPES: a Chat message annotation on a unit-local array becomes `EasyInputMessage[]` (or `ResponseInputItem[]`). */
   private retype(decl: ts.VariableDeclaration): void {
     const type = decl.type;
     if (!type || !CHAT_MESSAGE_TYPES.test(type.getText())) return;
@@ -107,7 +117,8 @@ export class MessagesAnalyzer {
       this.site.reason('messages-not-local');
       return;
     }
-    this.site.edit({ op: 'retype', rule: 'M-TYPES', ...this.site.range(element), to: 'EasyInputMessage', importName: 'EasyInputMessage', importFrom: 'openai/resources/responses/responses' });
+    const to = this.hasItems ? 'ResponseInputItem' : 'EasyInputMessage';
+    this.site.edit({ op: 'retype', rule: 'M-TYPES', ...this.site.range(element), to, importName: to, importFrom: 'openai/resources/responses/responses' });
   }
 
   /** A value the tool cannot see into: fine when its type proves simple messages (M-INPUT). */
@@ -158,11 +169,8 @@ export class MessagesAnalyzer {
       this.site.reason('legacy-functions');
       return;
     }
-    if (role === 'tool' || findKey(obj, 'tool_calls') || findKey(obj, 'tool_call_id')) {
-      this.site.kinds.add('tool-using');
-      this.site.reason('not-supported-yet', 'tool turns in messages (M-TOOL, M-ASSIST-TOOLCALLS)');
-      return;
-    }
+    if (role === 'tool' || findKey(obj, 'tool_call_id')) return this.toolReply(obj);
+    if (findKey(obj, 'tool_calls')) return this.assistantToolCalls(obj);
     if (findKey(obj, 'name')) {
       this.site.note('M-NAME', 'warn', 'The per-message `name` was dropped: the Responses API rejects it on input messages.');
     }
@@ -188,6 +196,51 @@ export class MessagesAnalyzer {
     const content = propertyValue(findKey(obj, 'content'));
     if (!content) return;
     this.content(content, role ?? 'user');
+  }
+
+  /** M-TOOL: `{ role: 'tool', tool_call_id, content }` → a function_call_output item. */
+  private toolReply(obj: ts.ObjectLiteralExpression): void {
+    this.site.kinds.add('tool-using');
+    this.site.toolReplies = true;
+    this.hasItems = true;
+    const id = propertyValue(findKey(obj, 'tool_call_id'));
+    const content = propertyValue(findKey(obj, 'content'));
+    if (!id || !content || obj.properties.some((p) => !['role', 'tool_call_id', 'content'].includes(propertyNameText(p.name) ?? ''))) {
+      this.site.reason('messages-not-local');
+      return;
+    }
+    const v = unwrap(content);
+    if (ts.isArrayLiteralExpression(v)) {
+      for (const part of v.elements) {
+        const p = unwrap(part as ts.Expression);
+        if (!ts.isObjectLiteralExpression(p) || stringValue(propertyValue(findKey(p, 'type'))) !== 'text') this.site.reason('messages-not-local');
+      }
+      return;
+    }
+    if (isStringTyped(this.ctx.checker, v) === 'no') this.site.reason('messages-not-local');
+  }
+
+  /** M-ASSIST-TOOLCALLS: an assistant turn with literal tool calls → function_call items. */
+  private assistantToolCalls(obj: ts.ObjectLiteralExpression): void {
+    this.site.kinds.add('tool-using');
+    this.hasItems = true;
+    const calls = unwrap(propertyValue(findKey(obj, 'tool_calls'))!);
+    const literal = ts.isArrayLiteralExpression(calls) && calls.elements.every((c) => {
+      const call = unwrap(c as ts.Expression);
+      if (!ts.isObjectLiteralExpression(call) || stringValue(propertyValue(findKey(call, 'type'))) !== 'function') return false;
+      const fn = propertyValue(findKey(call, 'function'));
+      return Boolean(propertyValue(findKey(call, 'id')) && fn && ts.isObjectLiteralExpression(unwrap(fn)) &&
+        propertyValue(findKey(unwrap(fn) as ts.ObjectLiteralExpression, 'name')) && propertyValue(findKey(unwrap(fn) as ts.ObjectLiteralExpression, 'arguments')));
+    });
+    if (!literal || obj.properties.some((p) => !['role', 'content', 'tool_calls', 'refusal'].includes(propertyNameText(p.name) ?? ''))) {
+      this.site.reason('messages-not-local');
+      return;
+    }
+    const content = propertyValue(findKey(obj, 'content'));
+    const lit = content && literalValue(content);
+    if (content && !(lit && (lit.kind === 'null' || lit.kind === 'undefined' || (lit.kind === 'string' && lit.value === ''))) && isStringTyped(this.ctx.checker, content) !== 'yes') {
+      this.site.reason('messages-not-local');
+    }
   }
 
   private content(value: ts.Expression, role: string): void {
@@ -269,6 +322,25 @@ function messageElementTypeSimple(ctx: ScanContext, _e: ts.Expression, type: ts.
   const roles = roleType.isUnion() ? roleType.types : [roleType];
   if (!roles.every((t) => t.isStringLiteral() && ['system', 'developer', 'user', 'assistant'].includes(t.value))) return 'no';
   return typeIsString(ctx.checker, ctx.checker.getTypeOfSymbol(content));
+}
+
+/**
+ * `completion.choices[0].message` (or a local alias of it) pushed into a history: a replay of the
+ * assistant turn (M-REPLAY), rewritten by the results analysis.
+ */
+export function isReplayRead(checker: ts.TypeChecker, expression: ts.Expression, depth = 0): boolean {
+  const e = unwrap(expression);
+  if (ts.isIdentifier(e) && depth < 3) {
+    const decl = declarationOf(checker, e);
+    return Boolean(decl && ts.isVariableDeclaration(decl) && decl.initializer && isReplayRead(checker, decl.initializer, depth + 1));
+  }
+  if (!ts.isPropertyAccessExpression(e) || e.name.text !== 'message') return false;
+  let choice = unwrap(e.expression);
+  if (ts.isCallExpression(choice) && ts.isPropertyAccessExpression(choice.expression) && choice.expression.name.text === 'at') choice = choice.expression.expression;
+  else if (ts.isElementAccessExpression(choice)) choice = choice.expression;
+  else return false;
+  const choices = unwrap(choice as ts.Expression);
+  return ts.isPropertyAccessExpression(choices) && choices.name.text === 'choices';
 }
 
 /** `{ messages }` or `{ messages: x }` inside a params object literal. */

@@ -12,6 +12,7 @@ import {
 import { bindingOfExpression, declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
 import { MessagesAnalyzer, type MessagesFacts } from './messages.js';
+import { ToolsAnalyzer } from './tools.js';
 import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
 import { isErrorType, isStringTyped } from './types.js';
@@ -216,9 +217,12 @@ export class RequestAnalyzer {
         case 'top-logprobs':
           break;
         case 'tools':
+          this.site.kinds.add('tool-using');
+          new ToolsAnalyzer(this.ctx, this.site).tools(entry.value);
+          break;
         case 'tool-choice':
           this.site.kinds.add('tool-using');
-          this.site.reason('not-supported-yet', `${entry.key} (R-TOOLS, R-TOOLCHOICE)`);
+          new ToolsAnalyzer(this.ctx, this.site).toolChoice(entry.value);
           break;
         case 'web-search':
           this.site.reason('not-supported-yet', 'web_search_options (R-WEBSEARCH)');
@@ -247,6 +251,7 @@ export class RequestAnalyzer {
       this.site.reason('dynamic-stream-flag');
       this.site.kinds.add('streaming');
     }
+    if (this.site.customTools && this.site.toolReplies) this.site.reason('tool-kind-unknown');
     const hasStore = keys.has('store');
     const hoist = Boolean(messages?.hoistable) && !jsonObject;
     if (hoist) {
@@ -254,7 +259,7 @@ export class RequestAnalyzer {
     }
     if (!hasStore) this.site.note('R-STORE', 'info', 'store: false added to keep Chat Completions retention behaviour.');
     for (const { obj, top } of c.objects) {
-      this.site.edit({ op: 'request', rule: 'R-MESSAGES', ...this.site.range(obj), addStore: top && !hasStore, hoistSystem: top && hoist });
+      this.site.edit({ op: 'request', rule: 'R-MESSAGES', ...this.site.range(obj), top, addStore: top && !hasStore, hoistSystem: top && hoist });
     }
     return { stream };
   }

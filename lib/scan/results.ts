@@ -5,7 +5,7 @@
  */
 import type { ChainLink } from '../plan.js';
 import {
-  ANY, FINISH_VALUES, INDEX0, OBJECT_SHAPES, RESULT_STEPS, TYPE_RENAMES, type Shape, type Step,
+  ANY, ELEMENT_CALLBACK_METHODS, FINISH_VALUES, INDEX0, OBJECT_SHAPES, RESULT_STEPS, TOOL_CALLS_FILTER, TYPE_RENAMES, type Shape, type Step,
 } from '../rules/results.js';
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, isFunctionLike, climbWrappers, startOf, walk,
@@ -33,17 +33,24 @@ type Use =
 
 export class ResultAnalyzer {
   private readonly followed = new Set<ts.Node>();
+  /** `alias = <chain>` writes seen from the alias side, and the ones the root side accounted for. */
+  private readonly aliasWrites: ts.Node[] = [];
+  private readonly acceptedWrites = new Set<ts.Node>();
 
   constructor(
     private readonly ctx: ScanContext,
     private readonly site: SiteAnalysis,
     /** Is this call expression a chat call site (possibly another one of the unit)? */
     private readonly isSiteCall: (node: ts.Node) => boolean,
+    /** A `parse()` site: its function calls are ParsedResponseFunctionToolCall items. */
+    private readonly parsed = false,
   ) {}
 
   /** Follow the promise a non-streaming call returns. */
   analyze(call: ts.CallExpression): void {
     this.promise(call);
+    // an alias reassigned from something that is not a read of a followed result escapes
+    for (const write of this.aliasWrites) if (!this.acceptedWrites.has(write)) this.site.reason('result-escapes', 'assign');
   }
 
   // ---- the promise -------------------------------------------------------------------------
@@ -156,7 +163,8 @@ export class ResultAnalyzer {
       this.site.share('result', name.parent);
       return;
     }
-    this.site.reason('result-escapes', 'assign');
+    // `message = completion.choices[0].message`: judged when the root's reads are followed
+    this.aliasWrites.push(unwrap(value));
   }
 
   /**
@@ -175,6 +183,10 @@ export class ResultAnalyzer {
         return;
       }
       if (chain.accessed.length === 0 && access.optional) chain.rootOptional = true;
+      if (currentShape === 'tool-calls' && access.method && ELEMENT_CALLBACK_METHODS.has(access.name)) {
+        this.elementCallback(access.node as ts.CallExpression, chain, access.name);
+        return;
+      }
       const table = RESULT_STEPS[currentShape];
       const step: Step | undefined = table[access.name] ?? (access.name !== INDEX0 ? table[ANY] : undefined) ?? table[ANY];
       if (!step) {
@@ -191,7 +203,7 @@ export class ResultAnalyzer {
       }
       step.path.forEach((name, i) => {
         const optional = i === 0 && (chain.links.length ? access.optional : chain.rootOptional);
-        chain.links.push({ name, optional, nonNull: false });
+        chain.links.push({ name: name === TOOL_CALLS_FILTER && this.parsed ? `${name}:parsed` : name, optional, nonNull: false });
       });
       chain.accessed.push(access.name);
       if (step.note && step.rule) this.site.note(step.rule, 'warn', step.note);
@@ -206,7 +218,11 @@ export class ResultAnalyzer {
     // a finish_reason read is rewritten as a whole condition (O-FINISH), never as a chain
     if (changed && shape !== 'finish-reason') {
       const root = this.site.range(chain.root);
-      this.site.edit({ op: 'chain', rule: ruleOf(shape), ...this.site.range(end), rootStart: root.start, rootEnd: root.end, tail: chain.links, rootText: chain.rootText });
+      const appendLength = shape === 'tool-calls' && isBooleanContext(outer);
+      this.site.edit({
+        op: 'chain', rule: ruleOf(shape), ...this.site.range(end), rootStart: root.start, rootEnd: root.end, tail: chain.links, rootText: chain.rootText,
+        ...(appendLength ? { appendLength } : {}),
+      });
     }
     if (shape === 'usage' || shape === 'prompt-details' || shape === 'completion-details') {
       if (chain.accessed.length) this.site.note('O-USAGE', 'info', 'Usage fields renamed: prompt_tokens → input_tokens, completion_tokens → output_tokens.');
@@ -220,6 +236,8 @@ export class ResultAnalyzer {
       return this.aliasOrDone(outer, shape, chain);
     }
     if (shape === 'finish-reason') return this.finishReasonUse(outer, chain);
+    if (shape === 'tool-calls') return this.toolCallsUse(outer, chain);
+    if (shape === 'tool-call-type') return this.toolCallTypeUse(outer);
     if (shape === 'object') return this.objectUse(outer);
     if (shape === 'id') return this.idUse(outer);
     return this.objectShapeUse(outer, shape, chain);
@@ -230,7 +248,21 @@ export class ResultAnalyzer {
     const parent = outer.parent;
     // aliases: const msg = r.choices[0].message;  const [choice] = r.choices;  const { choices } = r
     if (ts.isVariableDeclaration(parent) && parent.initializer === outer) return this.alias(parent, shape, chain);
+    if (ts.isBinaryExpression(parent) && parent.right === outer && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(unwrap(parent.left))) {
+      // `message = completion.choices[0].message` on an alias being followed
+      this.acceptedWrites.add(outer);
+      this.edit(outer, shape, chain);
+      return;
+    }
     if (ts.isForOfStatement(parent) && parent.expression === outer) return this.site.reason('no-equivalent-result', 'choices');
+    if ((shape === 'message' || shape === 'choice') && this.isHistoryPush(outer)) {
+      // M-REPLAY: the whole output goes back into the history, reasoning items included
+      const root = this.site.range(chain.root);
+      this.site.replay = true;
+      this.site.edit({ op: 'replay', rule: 'M-REPLAY', ...this.site.range(outer), rootStart: root.start, rootEnd: root.end, rootText: chain.rootText });
+      this.site.note('T-REASONING-REPLAY', 'warn', "The assistant turn is replayed with toResponseInputItems(output), and include: ['reasoning.encrypted_content'] is sent, so reasoning items survive store: false.");
+      return;
+    }
     const use = useOf(outer);
     switch (use) {
       case 'discard':
@@ -333,6 +365,81 @@ export class ResultAnalyzer {
     }
     if (escape) this.site.reason('result-escapes', 'type');
     return escape ? 'escape' : 'ok';
+  }
+
+  /** Emit the chain edit of a value whose use needs nothing more. */
+  private edit(end: ts.Node, shape: Shape, chain: Chain): void {
+    const changed = chain.rootText !== undefined || chain.accessed.join('.') !== chain.links.map((l) => l.name).join('.');
+    if (!changed) return;
+    const root = this.site.range(chain.root);
+    this.site.edit({ op: 'chain', rule: ruleOf(shape), ...this.site.range(end), rootStart: root.start, rootEnd: root.end, tail: chain.links, rootText: chain.rootText });
+  }
+
+  /** `history.push(x)` where history is a local message array this site sends. */
+  private isHistoryPush(outer: ts.Node): boolean {
+    const call = outer.parent;
+    if (!ts.isCallExpression(call) || !call.arguments.includes(outer as ts.Expression)) return false;
+    const callee = call.expression;
+    if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'push' || !ts.isIdentifier(callee.expression)) return false;
+    const decl = declarationOf(this.ctx.checker, callee.expression);
+    return Boolean(decl && this.site.histories.has(decl));
+  }
+
+  /** O-TOOLCALLS: the function_call items, iterated, counted, aliased or tested. */
+  private toolCallsUse(outer: ts.Node, chain: Chain): void {
+    let node = outer;
+    let parent = node.parent;
+    // `tool_calls ?? []`, `tool_calls || []`
+    while (ts.isBinaryExpression(parent) && parent.left === node && (parent.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || parent.operatorToken.kind === ts.SyntaxKind.BarBarToken) &&
+      ts.isArrayLiteralExpression(unwrap(parent.right)) && (unwrap(parent.right) as ts.ArrayLiteralExpression).elements.length === 0) {
+      node = climbWrappers(parent);
+      parent = node.parent;
+    }
+    if (ts.isForOfStatement(parent) && parent.expression === node) {
+      const v = parent.initializer;
+      const name = ts.isVariableDeclarationList(v) ? v.declarations[0]?.name : undefined;
+      if (name && ts.isIdentifier(name)) return this.binding(name, 'tool-call');
+      return this.site.reason('not-supported-yet', 'destructured tool calls in a for-of loop');
+    }
+    if (isBooleanContext(outer)) return; // `.length` appended by the chain edit
+    if (ts.isVariableDeclaration(parent) && parent.initializer === node && ts.isIdentifier(parent.name)) {
+      if (parent.type && this.retypeAnnotation(parent.type) === 'escape') return;
+      return this.binding(parent.name, 'tool-calls');
+    }
+    const use = useOf(node);
+    if (use === 'discard' || use === 'read') return;
+    if (use === 'console') return this.site.note('O-ESCAPE', 'warn', 'Logged tool calls now log Responses function_call items.');
+    this.site.reason('result-escapes', use);
+  }
+
+  /** `.map(tc => …)`, `.forEach(…)`, `.find(…)` over tool calls: follow the element parameter. */
+  private elementCallback(call: ts.CallExpression, chain: Chain, method: string): void {
+    const cb = call.arguments[0] && unwrap(call.arguments[0]);
+    const receiver = (call.expression as ts.PropertyAccessExpression).expression;
+    this.edit(receiver, 'tool-calls', chain);
+    if (!cb || !(ts.isArrowFunction(cb) || ts.isFunctionExpression(cb))) return this.site.reason('result-escapes', 'argument');
+    const param = cb.parameters[0];
+    if (param && ts.isIdentifier(param.name)) {
+      if (param.type && this.retypeAnnotation(param.type) === 'escape') return;
+      this.binding(param.name, 'tool-call');
+    } else if (param) return this.site.reason('not-supported-yet', 'a destructured tool-call callback parameter');
+    // find → one call, filter → calls; map/forEach/some/every produce values of the program's own
+    if (method === 'find') this.value(call, 'tool-call', { root: call, accessed: [], links: [], rootOptional: false });
+    if (method === 'filter') this.value(call, 'tool-calls', { root: call, accessed: [], links: [], rootOptional: false });
+  }
+
+  /** `tc.type === 'function'` → `'function_call'`: the filter already narrowed to function calls. */
+  private toolCallTypeUse(outer: ts.Node): void {
+    const parent = outer.parent;
+    if (ts.isBinaryExpression(parent) && isEquality(parent.operatorToken.kind)) {
+      const other = parent.left === outer ? parent.right : parent.left;
+      const value = stringValue(other);
+      if (value === 'function') {
+        this.site.edit({ op: 'replace', rule: 'O-TOOLCALLS', ...this.site.range(other), text: "'function_call'" });
+        return;
+      }
+    }
+    this.site.reason('not-supported-yet', 'a tool call type read other than === \'function\'');
   }
 
   // ---- leaves ------------------------------------------------------------------------------
@@ -449,6 +556,8 @@ interface Access {
   optional: boolean;
   /** The node that evaluates to the accessed value. */
   node: ts.Node;
+  /** `x.name(…)`: a method call, `node` is the call. */
+  method?: boolean;
 }
 
 /** `x.name`, `x['name']`, `x[0]`, `x.at(0)` with `x` = outer. */
@@ -459,6 +568,9 @@ function accessStep(outer: ts.Node, parent: ts.Node): Access | undefined {
     if (name === 'at' && ts.isCallExpression(call) && call.expression === parent) {
       const index = call.arguments.length === 1 ? numberValue(call.arguments[0]) : undefined;
       return { name: index === 0 ? INDEX0 : ANY, optional: Boolean(parent.questionDotToken), node: call };
+    }
+    if (ELEMENT_CALLBACK_METHODS.has(name) && ts.isCallExpression(call) && call.expression === parent) {
+      return { name, optional: Boolean(parent.questionDotToken), node: call, method: true };
     }
     return { name, optional: Boolean(parent.questionDotToken), node: parent };
   }
@@ -477,12 +589,25 @@ function describe(chain: Chain, next?: string): string {
 
 function ruleOf(shape: Shape): string {
   switch (shape) {
+    case 'tool-calls': case 'tool-call': case 'tool-call-function': return 'O-TOOLCALLS';
     case 'content': return 'O-CONTENT';
     case 'parsed': return 'O-PARSED';
     case 'created': return 'O-META';
     case 'usage': case 'prompt-details': case 'completion-details': return 'O-USAGE';
     default: return 'O-CHOICES';
   }
+}
+
+/** A value tested for truth: `if (x)`, `while (x)`, `!x`, `x ? … : …`, `x && …`. */
+function isBooleanContext(node: ts.Node): boolean {
+  const outer = climbWrappers(node);
+  const parent = outer.parent;
+  if ((ts.isIfStatement(parent) || ts.isWhileStatement(parent) || ts.isDoStatement(parent)) && parent.expression === outer) return true;
+  if (ts.isForStatement(parent) && parent.condition === outer) return true;
+  if (ts.isConditionalExpression(parent) && parent.condition === outer) return true;
+  if (ts.isPrefixUnaryExpression(parent) && parent.operator === ts.SyntaxKind.ExclamationToken) return true;
+  if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && parent.left === outer) return true;
+  return false;
 }
 
 function isEquality(kind: ts.SyntaxKind): boolean {

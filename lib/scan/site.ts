@@ -14,6 +14,14 @@ export class SiteAnalysis {
   readonly unitKeys = new Set<string>();
   /** Literal model name, when there is one (P-MODEL-HINT, R-MODEL). */
   model?: string;
+  /** The site replays output items into its history (M-REPLAY): the unit needs the reasoning include. */
+  replay = false;
+  /** Declarations of the local message histories this site sends (V-LOCAL / V-PUSH). */
+  readonly histories = new Set<ts.Node>();
+  /** The request declares custom tools, whose replies the tool cannot tell apart (M-TOOL). */
+  customTools = false;
+  /** The history holds `role: 'tool'` replies. */
+  toolReplies = false;
 
   constructor(
     /** Absolute path of the file that holds the call. */

@@ -3,7 +3,9 @@
 // produces canonicalise to deep-equal values. The fake model is a pure function of this form.
 //
 // Normalisations (each one mirrors a spec rule; anything else is carried verbatim in `extra`):
-// - conversation: Responses `instructions` → leading `system` message (M-SYSTEM hoist); string content ≡ one
+// - conversation: Responses `instructions` → leading `system` message (M-SYSTEM hoist), and the `developer` role ≡
+//   `system` on both APIs (developer is the newer name of the same instruction role, and `instructions` stands for
+//   either, so a hoisted developer message compares equal); string content ≡ one
 //   text part; chat `text` ≡ `input_text`; chat `image_url {url, detail?}` ≡ `input_image {image_url, detail}` with
 //   a missing detail meaning 'auto' (M-PART-IMAGE); chat `file {…}` ≡ `input_file` (M-PART-FILE); assistant content
 //   ≡ one text part (text parts joined with '', M-ASSIST-TEXT; replayed `output_text` parts likewise); assistant
@@ -169,7 +171,7 @@ function chatMessages(messages: unknown): CanonicalItem[] {
     }
     const role = m.role;
     if (role === 'system' || role === 'developer' || role === 'user') {
-      items.push({ type: 'message', role, content: contentParts(m.content, chatPart) });
+      items.push({ type: 'message', role: role === 'developer' ? 'system' : role, content: contentParts(m.content, chatPart) });
     } else if (role === 'assistant') {
       const toolCalls = Array.isArray(m.tool_calls) ? m.tool_calls : [];
       const content = assistantContent(contentParts(m.content, chatPart), str(m.refusal));
@@ -378,7 +380,8 @@ function responsesInput(input: unknown, instructions: unknown): CanonicalItem[] 
     const type = it.type ?? (has(it, 'role') ? 'message' : undefined);
     switch (type) {
       case 'message': {
-        const role = String(it.role ?? '');
+        const given = String(it.role ?? '');
+        const role = given === 'developer' ? 'system' : given;
         const parts = contentParts(it.content, responsesPart);
         items.push({ type: 'message', role, content: role === 'assistant' ? assistantContent(parts, null) : parts });
         break;

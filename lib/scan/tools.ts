@@ -1,0 +1,158 @@
+/**
+ * Tool definitions and tool choice (MIGRATION-SPEC §2, R-TOOLS, R-STRICT, R-TOOLCHOICE,
+ * H-ZODFUNCTION): where the definitions can be seen and reshaped, and what must be reported.
+ */
+import { helperRename } from '../rules/helpers.js';
+import { TYPE_RENAMES } from '../rules/results.js';
+import { ts, unwrap, stringValue, literalValue, propertyNameText, propertyValue, shortText, climbWrappers, isFunctionLike } from './ast.js';
+import { bindingOfExpression, declarationOf } from './bindings.js';
+import type { ScanContext } from './context.js';
+import { isParamsMessagesValue } from './messages.js';
+import { referencesOf, isExported } from './references.js';
+import type { SiteAnalysis } from './site.js';
+import { isStringTyped } from './types.js';
+
+export class ToolsAnalyzer {
+  constructor(private readonly ctx: ScanContext, private readonly site: SiteAnalysis) {}
+
+  /** The `tools` value: inline array, local array (V-LOCAL), `.map` builder (V-MAP). */
+  tools(value: ts.Expression): void {
+    const v = unwrap(value);
+    if (ts.isArrayLiteralExpression(v)) return this.array(v);
+    if (ts.isIdentifier(v)) {
+      const array = this.localArray(v);
+      if (array) return this.array(array);
+    }
+    if (ts.isCallExpression(v) && ts.isPropertyAccessExpression(v.expression) && v.expression.name.text === 'map') {
+      const returned = mapCallbackReturn(v);
+      if (returned && ts.isObjectLiteralExpression(returned)) return this.definition(returned);
+    }
+    this.site.reason('params-not-local', 'tools');
+  }
+
+  private array(array: ts.ArrayLiteralExpression): void {
+    for (const element of array.elements) {
+      const e = unwrap(element as ts.Expression);
+      if (ts.isObjectLiteralExpression(e)) this.definition(e);
+      else if (ts.isCallExpression(e) && this.helper(e)) continue;
+      else if (ts.isSpreadElement(e) && ts.isIdentifier(unwrap(e.expression)) && this.localArray(unwrap(e.expression) as ts.Identifier)) {
+        this.array(this.localArray(unwrap(e.expression) as ts.Identifier)!);
+      } else if (ts.isIdentifier(e) && this.localObject(e)) this.definition(this.localObject(e)!);
+      else this.site.reason('params-not-local', 'tools');
+    }
+  }
+
+  /** `zodFunction(…)` / `standardFunction(…)` → the Responses helper (H-ZODFUNCTION, H-STANDARD). */
+  private helper(call: ts.CallExpression): boolean {
+    const binding = bindingOfExpression(this.ctx.checker, call.expression);
+    const rename = binding?.kind === 'export' ? helperRename(binding.module, binding.name) : undefined;
+    if (rename?.role !== 'tool') return false;
+    this.site.edit({ op: 'helper-call', rule: rename.rule, ...this.site.range(call.expression), from: rename.from, to: rename.to, module: rename.module });
+    return true;
+  }
+
+  /** One definition: `{ type: 'function', function: {…} }` or `{ type: 'custom', custom: {…} }`. */
+  private definition(obj: ts.ObjectLiteralExpression): void {
+    const type = stringValue(valueOf(obj, 'type'));
+    const inner = valueOf(obj, type ?? '');
+    if ((type !== 'function' && type !== 'custom') || !inner || !ts.isObjectLiteralExpression(unwrap(inner)) || obj.properties.some(ts.isSpreadAssignment)) {
+      this.site.reason('params-not-local', 'tools');
+      return;
+    }
+    const fn = unwrap(inner) as ts.ObjectLiteralExpression;
+    if (fn.properties.some((p) => !ts.isPropertyAssignment(p) && !ts.isShorthandPropertyAssignment(p))) {
+      this.site.reason('params-not-local', 'tools');
+      return;
+    }
+    if (type === 'custom') this.site.customTools = true;
+    if (type === 'function') {
+      const strict = valueOf(fn, 'strict');
+      const lit = strict && literalValue(strict);
+      if (!strict || (lit && (lit.kind === 'null' || lit.kind === 'undefined' || (lit.kind === 'boolean' && !lit.value)))) {
+        this.site.note('R-STRICT', 'info', 'strict: false set on a function tool: Chat tools are non-strict by default, Responses tools strict.');
+      } else if (!(lit?.kind === 'boolean' && lit.value)) {
+        this.site.note('R-STRICT', 'warn', `strict: ${shortText(strict, 30)} ?? false keeps the Chat default when the value is missing.`);
+      }
+      if (!valueOf(fn, 'parameters')) this.site.note('T-PARAMS-KEY', 'info', 'An empty parameters schema was added: Responses requires the key.');
+    }
+    this.site.edit({ op: 'tool', rule: 'R-TOOLS', ...this.site.range(obj) });
+  }
+
+  /** R-TOOLCHOICE: strings stay, object shapes are flattened. */
+  toolChoice(value: ts.Expression): void {
+    const v = unwrap(value);
+    if (isStringTyped(this.ctx.checker, v) === 'yes') return;
+    if (ts.isObjectLiteralExpression(v)) {
+      const type = stringValue(valueOf(v, 'type'));
+      const inner = type && valueOf(v, type);
+      if ((type === 'function' || type === 'custom') && inner && ts.isObjectLiteralExpression(unwrap(inner))) {
+        this.site.edit({ op: 'tool-choice', rule: 'R-TOOLCHOICE', ...this.site.range(v) });
+        return;
+      }
+      if (type === 'allowed_tools' && inner && ts.isObjectLiteralExpression(unwrap(inner))) {
+        const tools = valueOf(unwrap(inner) as ts.ObjectLiteralExpression, 'tools');
+        const refs = tools && unwrap(tools);
+        if (refs && ts.isArrayLiteralExpression(refs) && refs.elements.every((e) => ts.isObjectLiteralExpression(unwrap(e as ts.Expression)))) {
+          this.site.edit({ op: 'tool-choice', rule: 'R-TOOLCHOICE', ...this.site.range(v) });
+          return;
+        }
+      }
+    }
+    const lit = literalValue(v);
+    if (lit && (lit.kind === 'null' || lit.kind === 'undefined')) return;
+    this.site.reason('params-not-local', 'tool_choice');
+  }
+
+  /** A local `const tools = [...]` used only by sites of the unit; its annotation is retyped. */
+  private localArray(id: ts.Identifier): ts.ArrayLiteralExpression | undefined {
+    const decl = declarationOf(this.ctx.checker, id);
+    if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer) return undefined;
+    const init = unwrap(decl.initializer);
+    if (!ts.isArrayLiteralExpression(init) || isExported(this.ctx.checker, decl.name)) return undefined;
+    for (const ref of referencesOf(this.ctx.checker, decl.name)) {
+      const use = climbWrappers(ref);
+      const parent = use.parent;
+      const isToolsValue = (ts.isShorthandPropertyAssignment(parent) && parent.name.text === 'tools') ||
+        (ts.isPropertyAssignment(parent) && parent.initializer === use && propertyNameText(parent.name) === 'tools');
+      if (isToolsValue || ts.isSpreadElement(parent) || isParamsMessagesValue(use)) continue;
+      return undefined;
+    }
+    this.site.share('tools', decl);
+    if (decl.type) this.retype(decl.type);
+    return init;
+  }
+
+  private localObject(id: ts.Identifier): ts.ObjectLiteralExpression | undefined {
+    const decl = declarationOf(this.ctx.checker, id);
+    if (!decl || !ts.isVariableDeclaration(decl) || !decl.initializer || !ts.isIdentifier(decl.name)) return undefined;
+    const init = unwrap(decl.initializer);
+    if (!ts.isObjectLiteralExpression(init) || isExported(this.ctx.checker, decl.name)) return undefined;
+    if (referencesOf(this.ctx.checker, decl.name).some((r) => !ts.isArrayLiteralExpression(climbWrappers(r).parent))) return undefined;
+    this.site.share('tools', decl);
+    if (decl.type) this.retype(decl.type);
+    return init;
+  }
+
+  /** `ChatCompletionTool[]` → `Tool[]` on a unit-local tools declaration (R-TOOLS, H-TYPES). */
+  private retype(type: ts.TypeNode): void {
+    const ref = ts.isArrayTypeNode(type) ? type.elementType : type;
+    if (!ts.isTypeReferenceNode(ref)) return;
+    const name = ts.isIdentifier(ref.typeName) ? ref.typeName.text : ref.typeName.right.text;
+    const target = TYPE_RENAMES[name];
+    if (!target?.to) return;
+    this.site.edit({ op: 'retype', rule: 'H-TYPES', ...this.site.range(ref.typeName), to: target.to, importName: target.to, importFrom: target.module });
+  }
+}
+
+function valueOf(obj: ts.ObjectLiteralExpression, key: string): ts.Expression | undefined {
+  return propertyValue(obj.properties.find((p) => propertyNameText(p.name) === key));
+}
+
+/** `defs.map((d) => ({ … }))` or `defs.map(function (d) { return { … }; })`: the returned literal. */
+function mapCallbackReturn(call: ts.CallExpression): ts.Expression | undefined {
+  const cb = call.arguments[0] && unwrap(call.arguments[0]);
+  if (!cb || !isFunctionLike(cb) || !cb.body) return undefined;
+  if (!ts.isBlock(cb.body)) return unwrap(cb.body);
+  const returns = cb.body.statements.filter(ts.isReturnStatement);
+  return returns.length === 1 && returns[0].expression ? unwrap(returns[0].expression) : undefined;
+}
