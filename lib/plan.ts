@@ -34,6 +34,31 @@ export interface RequestEdit extends Anchor {
   addInclude?: string[];
 }
 
+/** S-FAILED: the two guard lines at the start of a rewritten stream loop body. */
+export interface StreamGuardEdit extends Anchor {
+  op: 'stream-guard';
+  /** The loop variable (the event). */
+  variable: string;
+}
+
+/** A chunk read inside a stream loop, rendered as an event expression (S-TEXT, S-USAGE, S-FINISH). */
+export interface StreamReadEdit extends Anchor {
+  op: 'stream-read';
+  rootStart: number;
+  rootEnd: number;
+  kind: 'text' | 'refusal' | 'usage' | 'usageGuard' | 'usageNarrowed' | 'finishValue' | 'finishTruthy' | 'finishCompare' | 'collapse';
+  /** For finishCompare: the Chat finish reason compared with, and whether the comparison was negated. */
+  value?: string;
+  negate?: boolean;
+  /** Links after a usage expression (renamed usage fields). */
+  tail?: ChainLink[];
+}
+
+/** A response_format object defined away from the call (V-LOCAL): json_schema flattened in place (R-RESPFMT). */
+export interface FormatEdit extends Anchor {
+  op: 'format';
+}
+
 /** One tool definition object (R-TOOLS, R-STRICT, T-PARAMS-KEY): `function: {…}` flattened. */
 export interface ToolEdit extends Anchor {
   op: 'tool';
@@ -130,7 +155,8 @@ export interface HelperCallEdit extends Anchor {
 
 export type Edit =
   | CalleeEdit | RequestEdit | MessagesEdit | ChainEdit | RenameEdit | ReplaceEdit | FinishEdit | RetypeEdit
-  | PatternEdit | HelperCallEdit | OperatorEdit | ToolEdit | ToolChoiceEdit | ReplayEdit;
+  | PatternEdit | HelperCallEdit | OperatorEdit | ToolEdit | ToolChoiceEdit | ReplayEdit | FormatEdit
+  | StreamGuardEdit | StreamReadEdit;
 
 export interface SitePlan {
   record: SiteRecord;

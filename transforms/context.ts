@@ -167,3 +167,27 @@ export function flattenedProperties(ctx: TransformContext, holder: Node, inner: 
   const sep = multiline ? `,${ctx.editor.eol}${outerIndent}` : ', ';
   return [body, ...extra].filter(Boolean).join(sep);
 }
+
+/**
+ * Drop the outer parentheses of a replacement that already sits alone inside parentheses
+ * (`if (<here>)`, `f(<here>)`): `if ((a && b))` reads badly.
+ */
+export function bare(ctx: TransformContext, start: number, end: number, text: string): string {
+  if (!text.startsWith('(') || !text.endsWith(')') || !wrapsWhole(text)) return text;
+  const before = ctx.text.slice(0, start).trimEnd();
+  const after = ctx.text.slice(end).trimStart();
+  return before.endsWith('(') && after.startsWith(')') ? text.slice(1, -1) : text;
+}
+
+/** `(a) && (b)` starts and ends with parentheses but they are not one group. */
+function wrapsWhole(text: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '(') depth++;
+    else if (text[i] === ')') {
+      depth--;
+      if (depth === 0 && i < text.length - 1) return false;
+    }
+  }
+  return depth === 0;
+}

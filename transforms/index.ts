@@ -12,8 +12,9 @@ import { addImports } from './imports.js';
 import { insertMarkers } from './markers.js';
 import { rewriteMessages } from './messages.js';
 import { assertParses } from './parser.js';
-import { rewriteRequest } from './request.js';
+import { rewriteFormat, rewriteRequest } from './request.js';
 import { rewriteChain, rewriteFinish, rewriteOperator, rewritePattern, rewriteRename, rewriteReplace, rewriteReplay } from './results.js';
+import { insertStreamGuard, rewriteStreamRead } from './streams.js';
 import { rewriteTool, rewriteToolChoice } from './tools.js';
 import { rewriteType } from './types.js';
 
@@ -29,10 +30,13 @@ const as = <T extends Edit>(fn: (ctx: TransformContext, e: T) => void) => fn as 
 
 export const TRANSFORMS: readonly Transform[] = [
   { name: 'request', description: 'params keys renamed and reshaped (R- rules), store added, system message hoisted', ops: ['request'], apply: as(rewriteRequest) },
+  { name: 'format', description: 'a response_format object defined in view, json_schema flattened (R-RESPFMT)', ops: ['format'], apply: as(rewriteFormat) },
   { name: 'messages', description: 'message content parts and keys (M- rules)', ops: ['messages', 'message'], apply: as(rewriteMessages) },
   { name: 'tools', description: 'tool definitions flattened, strict and parameters explicit (R-TOOLS, R-STRICT)', ops: ['tool'], apply: as(rewriteTool) },
   { name: 'tool-choice', description: 'tool_choice shapes flattened (R-TOOLCHOICE)', ops: ['tool-choice'], apply: as(rewriteToolChoice) },
   { name: 'replay', description: 'assistant turns replayed as output items (M-REPLAY)', ops: ['replay'], apply: as(rewriteReplay) },
+  { name: 'stream-reads', description: 'chunk reads as event expressions (S-TEXT, S-USAGE, S-FINISH)', ops: ['stream-read'], apply: as(rewriteStreamRead) },
+  { name: 'stream-guard', description: 'failure guard at the top of stream loops (S-FAILED)', ops: ['stream-guard'], apply: as(insertStreamGuard) },
   { name: 'callee', description: 'chat.completions.<method> → responses.<method>', ops: ['callee'], apply: as(rewriteCallee) },
   { name: 'result-chains', description: 'result reads (O- rules)', ops: ['chain'], apply: as(rewriteChain) },
   { name: 'finish-reason', description: 'finish_reason comparisons (O-FINISH)', ops: ['finish'], apply: as(rewriteFinish) },

@@ -4,9 +4,9 @@
  * appended and the leading system message hoisted into `instructions` when the plan says so.
  * The scanner has already proven every key here mappable; this only executes the table.
  */
-import type { RequestEdit } from '../lib/plan.js';
+import type { FormatEdit, RequestEdit } from '../lib/plan.js';
 import { CHAT_PARAMS, LOGPROBS_INCLUDE } from '../lib/rules/request-params.js';
-import { type Node, type TransformContext, findProp, propKey, props, stringLiteralValue, innerText, unwrapNode, valueOf } from './context.js';
+import { type Node, type TransformContext, findProp, flattenedProperties, propKey, props, stringLiteralValue, unwrapNode, valueOf } from './context.js';
 
 export function rewriteRequest(ctx: TransformContext, edit: RequestEdit): void {
   const obj = ctx.nodeAt(edit.start, edit.end, 'ObjectExpression');
@@ -121,11 +121,16 @@ function closingParens(ctx: TransformContext, value: Node): number {
 
 /** `{ type: 'json_schema', json_schema: { name, schema } }` → `{ type: 'json_schema', name, schema }`. */
 function flattenFormat(ctx: TransformContext, value: Node): void {
-  if (value.type !== 'ObjectExpression') return; // a zod helper call: the helper transform renames it
+  if (value.type !== 'ObjectExpression') return; // a zod helper call or a local object (its own edit)
   if (stringLiteralValue(findProp(value, 'type')?.value as Node) !== 'json_schema') return;
   const inner = findProp(value, 'json_schema');
   if (!inner) return;
-  ctx.editor.replace(inner.start, inner.end, innerText(ctx, inner.value as Node));
+  ctx.editor.replace(inner.start, inner.end, flattenedProperties(ctx, inner, valueOf(inner)!));
+}
+
+/** R-RESPFMT on a format object defined away from the call (V-LOCAL). */
+export function rewriteFormat(ctx: TransformContext, edit: FormatEdit): void {
+  flattenFormat(ctx, ctx.nodeAt(edit.start, edit.end, 'ObjectExpression'));
 }
 
 /** R-STREAMOPTS: drop include_usage; drop stream_options when nothing remains. */

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { ChainEdit, ChainLink, FinishEdit, OperatorEdit, PatternEdit, RenameEdit, ReplaceEdit, ReplayEdit } from '../lib/plan.js';
 import { FINISH_CONDITIONS, REPLAY_HELPER, TOOL_CALLS_FILTER } from '../lib/rules/results.js';
-import type { TransformContext } from './context.js';
+import { bare, type TransformContext } from './context.js';
 
 const RESPONSES_TYPES = 'openai/resources/responses/responses';
 
@@ -57,7 +57,7 @@ export function rewriteFinish(ctx: TransformContext, edit: FinishEdit): void {
   const rootSource = edit.rootText ?? ctx.text.slice(edit.rootStart, edit.rootEnd);
   const root = /^[\w$.]+$/.test(rootSource) ? rootSource : `(${rootSource})`;
   const condition = FINISH_CONDITIONS[edit.value].replaceAll('R.', `${root}.`).replace(/'/g, ctx.quote);
-  ctx.editor.replace(edit.start, edit.end, edit.negate ? `!(${condition})` : `(${condition})`);
+  ctx.editor.replace(edit.start, edit.end, bare(ctx, edit.start, edit.end, edit.negate ? `!(${condition})` : `(${condition})`));
 }
 
 export function rewriteRename(ctx: TransformContext, edit: RenameEdit): void {

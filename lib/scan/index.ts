@@ -185,7 +185,7 @@ function analyseSdkCall(call: ts.CallExpression, method: string, analysis: SiteA
   const request = new RequestAnalyzer(ctx, analysis).analyze(call, method);
   if (method === 'parse') analysis.kinds.add('structured-output');
   if (request.stream === 'yes' || method === 'stream') {
-    new StreamAnalyzer(ctx, analysis).analyze(call);
+    new StreamAnalyzer(ctx, analysis, isSite).analyze(call, method);
     return;
   }
   if (request.stream === 'dynamic') return;

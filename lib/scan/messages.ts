@@ -84,7 +84,11 @@ export class MessagesAnalyzer {
       if (isConsoleArgument(use)) continue;
       escapes = true;
     }
-    if (escapes) this.site.reason('messages-not-local');
+    // a history that holds replayed results and leaves this code is persisted Chat data (P29)
+    if (escapes) {
+      if (this.hasItems) this.site.reason('result-escapes', 'store');
+      else this.site.reason('messages-not-local');
+    }
     this.retype(decl);
     return decl;
   }

@@ -299,7 +299,18 @@ export class RequestAnalyzer {
 
   /** R-RESPFMT / H-ZODFORMAT. Returns the format type when known. */
   private responseFormat(value: ts.Expression): string | undefined {
-    const v = unwrap(value);
+    let v = unwrap(value);
+    if (ts.isIdentifier(v)) {
+      // V-LOCAL: a format object defined in view and used only here is reshaped at its definition
+      const local = this.localFormat(v);
+      if (!local) {
+        this.site.kinds.add('structured-output');
+        this.site.reason('params-not-local', 'response_format');
+        return undefined;
+      }
+      this.site.edit({ op: 'format', rule: 'R-RESPFMT', ...this.site.range(local) });
+      v = local;
+    }
     if (ts.isObjectLiteralExpression(v)) {
       const type = stringValue(propertyValue(v.properties.find((p) => propertyNameText(p.name) === 'type')));
       if (type === 'text') return type;
@@ -337,6 +348,23 @@ export class RequestAnalyzer {
     this.site.kinds.add('structured-output');
     this.site.reason('params-not-local', 'response_format');
     return undefined;
+  }
+
+  private localFormat(id: ts.Identifier): ts.ObjectLiteralExpression | undefined {
+    const decl = declarationOf(this.ctx.checker, id);
+    if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer || decl.type) return undefined;
+    if (!(decl.parent.flags & ts.NodeFlags.Const) || isExported(this.ctx.checker, decl.name)) return undefined;
+    const init = unwrap(decl.initializer);
+    if (!ts.isObjectLiteralExpression(init)) return undefined;
+    for (const ref of referencesOf(this.ctx.checker, decl.name)) {
+      const use = climbWrappers(ref);
+      const parent = use.parent;
+      const isFormatValue = (ts.isShorthandPropertyAssignment(parent) && parent.name.text === 'response_format') ||
+        (ts.isPropertyAssignment(parent) && parent.initializer === use && propertyNameText(parent.name) === 'response_format');
+      if (!isFormatValue) return undefined;
+    }
+    this.site.share('format', decl);
+    return init;
   }
 
   /** R-LOGPROBS: only literal values can be mapped. */

@@ -49,8 +49,19 @@ export class ResultAnalyzer {
   /** Follow the promise a non-streaming call returns. */
   analyze(call: ts.CallExpression): void {
     this.promise(call);
-    // an alias reassigned from something that is not a read of a followed result escapes
+    this.finishAliases();
+  }
+
+  /** Follow a value already known to be of a Chat shape (a stream helper's final result, S-FINAL). */
+  analyzeValue(node: ts.Node, shape: Shape): void {
+    this.value(node, shape, { root: node, accessed: [], links: [], rootOptional: false });
+    this.finishAliases();
+  }
+
+  /** An alias reassigned from something that is not a read of a followed result escapes. */
+  private finishAliases(): void {
     for (const write of this.aliasWrites) if (!this.acceptedWrites.has(write)) this.site.reason('result-escapes', 'assign');
+    this.aliasWrites.length = 0;
   }
 
   // ---- the promise -------------------------------------------------------------------------

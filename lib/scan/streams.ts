@@ -1,37 +1,570 @@
 /**
- * Stream consumers (MIGRATION-SPEC §5, S- rules). This version recognises the hand-offs the spec
- * reports (S-HANDOFF) and reports every other consumer as not supported yet.
+ * Stream consumers (MIGRATION-SPEC §5, S- rules): raw `stream: true` loops and the
+ * `chat.completions.stream()` helper. Reads of a chunk inside a loop become event expressions;
+ * listeners and final-result methods map onto ResponseStream's; every hand-off the tool cannot
+ * follow is reported (S-HANDOFF).
  */
-import { ts, climbWrappers, unwrap } from './ast.js';
+import type { ChainLink } from '../plan.js';
+import {
+  ANY, CHUNK_STEPS, FINAL_METHODS, INDEX0, LISTENERS, SAME_STREAM_MEMBERS, STREAM_FINISH_CONDITIONS,
+  type ChunkShape, type ChunkStep,
+} from '../rules/streams.js';
+import { ts, climbWrappers, unwrap, stringValue, numberValue, isInside, isFunctionLike } from './ast.js';
 import type { ScanContext } from './context.js';
-import { referencesOf } from './references.js';
-import { useOf } from './results.js';
+import { referencesOf, isExported } from './references.js';
+import { ResultAnalyzer, useOf } from './results.js';
 import type { SiteAnalysis } from './site.js';
 
-export class StreamAnalyzer {
-  constructor(private readonly ctx: ScanContext, private readonly site: SiteAnalysis) {}
+interface ChunkChain {
+  root: ts.Node;
+  accessed: string[];
+  /** Usage fields renamed (input_tokens…), with the original optional flags. */
+  usageLinks: ChainLink[];
+}
 
-  analyze(call: ts.CallExpression): void {
-    const handoffs = new Set<string>();
-    const visit = (node: ts.Node) => {
-      const outer = climbWrappers(node);
-      const parent = outer.parent;
-      if (ts.isAwaitExpression(parent)) return visit(parent);
-      if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
-        for (const ref of referencesOf(this.ctx.checker, parent.name)) visit(ref);
-        return;
-      }
-      if (ts.isPropertyAccessExpression(parent) && parent.expression === outer) {
-        const name = parent.name.text;
-        if (name === 'toReadableStream' || name === 'tee') handoffs.add(name);
-        return;
-      }
-      if (ts.isForOfStatement(parent)) return;
-      const use = useOf(outer);
-      if (use === 'return' || use === 'argument' || use === 'store' || use === 'export' || use === 'spread') handoffs.add(use);
-    };
-    visit(unwrap(call));
-    for (const how of handoffs) this.site.reason('stream-handoff', how);
-    if (!handoffs.size) this.site.reason('not-supported-yet', 'stream consumers (S- rules)');
+export class StreamAnalyzer {
+  /** Ranges where `<chunk>.response.usage` is known to be set (inside an `if (chunk.usage)` guard). */
+  private readonly narrowed: { node: ts.Node; variable: ts.Node }[] = [];
+  private readonly followed = new Set<ts.Node>();
+
+  constructor(
+    private readonly ctx: ScanContext,
+    private readonly site: SiteAnalysis,
+    private readonly isSiteCall: (node: ts.Node) => boolean,
+  ) {}
+
+  analyze(call: ts.CallExpression, method: string): void {
+    if (method === 'stream') this.helper(call);
+    else this.raw(call);
   }
+
+  // ---- raw `stream: true` ------------------------------------------------------------------
+
+  /** The value of `await create({ stream: true })`, or the promise itself. */
+  private raw(node: ts.Node): void {
+    const outer = climbWrappers(node);
+    const parent = outer.parent;
+    if (ts.isAwaitExpression(parent)) return this.stream(parent);
+    if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
+      for (const ref of this.references(parent.name)) this.raw(ref);
+      return;
+    }
+    this.handoff(outer);
+  }
+
+  /** A Stream<ChatCompletionChunk> value: iterated, aborted, or handed off. */
+  private stream(node: ts.Node): void {
+    const outer = climbWrappers(node);
+    const parent = outer.parent;
+    if (ts.isForOfStatement(parent) && parent.expression === outer && parent.awaitModifier) return this.loop(parent);
+    if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
+      for (const ref of this.references(parent.name)) this.stream(ref);
+      return;
+    }
+    if (ts.isPropertyAccessExpression(parent) && parent.expression === outer) {
+      const name = parent.name.text;
+      if (name === 'controller') return;
+      if (name === 'toReadableStream' || name === 'tee') return this.site.reason('stream-handoff', name);
+      return this.site.reason('not-supported-yet', `stream.${name}`);
+    }
+    this.handoff(outer);
+  }
+
+  private handoff(outer: ts.Node): void {
+    const use = useOf(outer);
+    if (use === 'discard') return;
+    this.site.reason('stream-handoff', use === 'read' || use === 'console' ? 'argument' : use);
+  }
+
+  // ---- the helper (S-HELPER, S-FINAL) ------------------------------------------------------
+
+  private helper(node: ts.Node): void {
+    const outer = climbWrappers(node);
+    const parent = outer.parent;
+    if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
+      for (const ref of this.references(parent.name)) this.helper(ref);
+      return;
+    }
+    if (ts.isForOfStatement(parent) && parent.expression === outer && parent.awaitModifier) return this.loop(parent);
+    if (ts.isPropertyAccessExpression(parent) && parent.expression === outer) {
+      const name = parent.name.text;
+      const call = parent.parent;
+      const called = ts.isCallExpression(call) && call.expression === parent;
+      if ((name === 'on' || name === 'once' || name === 'off') && called) {
+        this.listener(call as ts.CallExpression);
+        return this.helper(call); // .on() returns the stream: chains continue
+      }
+      if (name in FINAL_METHODS && called) return this.final(call as ts.CallExpression, name);
+      if (SAME_STREAM_MEMBERS.has(name)) return;
+      if (name === 'toReadableStream') return this.site.reason('stream-handoff', name);
+      return this.site.reason('no-equivalent-result', name);
+    }
+    this.handoff(outer);
+  }
+
+  /** `.on('content', (delta, snapshot) => …)` → `.on('response.output_text.delta', ({ delta, snapshot }) => …)`. */
+  private listener(call: ts.CallExpression): void {
+    const [eventArg, cb] = call.arguments;
+    const event = stringValue(eventArg);
+    if (event === undefined) return this.site.reason('not-supported-yet', 'a listener whose event name is not a literal');
+    if (!(event in LISTENERS)) return this.site.reason('no-equivalent-result', event);
+    const rule = LISTENERS[event];
+    if (!rule) return this.site.reason('no-equivalent-result', event);
+    if (rule.to !== event) {
+      this.site.edit({ op: 'replace', rule: 'S-HELPER', ...this.site.range(eventArg), text: `'${rule.to}'` });
+    }
+    const fn = cb && unwrap(cb);
+    if (!fn || !(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn))) {
+      if (rule.positional || rule.fields) this.site.reason('not-supported-yet', `a ${event} listener that is not an inline function`);
+      return;
+    }
+    if (rule.positional) return this.positional(fn, rule.positional);
+    if (rule.fields) this.payload(fn, rule.fields, new Set(rule.noEquivalent ?? []), event);
+  }
+
+  /** Positional listener arguments become one destructured payload, the names kept as aliases. */
+  private positional(fn: ts.ArrowFunction | ts.FunctionExpression, names: string[]): void {
+    const params = fn.parameters;
+    if (!params.length) return;
+    if (params.length > names.length || params.some((p) => !ts.isIdentifier(p.name) || p.dotDotDotToken || p.initializer)) {
+      return this.site.reason('not-supported-yet', 'listener parameters that are not plain names');
+    }
+    const fields = params.map((p, i) => {
+      const local = (p.name as ts.Identifier).text;
+      return local === names[i] ? local : `${names[i]}: ${local}`;
+    });
+    const sf = fn.getSourceFile();
+    const first = params[0];
+    const last = params[params.length - 1];
+    const open = sf.text.lastIndexOf('(', first.getStart());
+    const hasParens = open !== -1 && sf.text.slice(open + 1, first.getStart()).trim() === '' && (ts.isArrowFunction(fn) ? open >= fn.getStart() : true);
+    const start = hasParens ? open : first.getStart();
+    const close = hasParens ? sf.text.indexOf(')', last.getEnd()) + 1 : last.getEnd();
+    this.site.edit({ op: 'replace', rule: 'S-HELPER', file: sf.fileName, start, end: close, text: `({ ${fields.join(', ')} })` });
+  }
+
+  /** Payload listeners: renamed fields in a destructuring or in `e.field` reads. */
+  private payload(fn: ts.ArrowFunction | ts.FunctionExpression, fields: Readonly<Record<string, string>>, noEquivalent: Set<string>, event: string): void {
+    const param = fn.parameters[0];
+    if (!param) return;
+    if (ts.isObjectBindingPattern(param.name)) {
+      for (const el of param.name.elements) {
+        const key = (el.propertyName ?? el.name).getText();
+        if (noEquivalent.has(key)) return this.site.reason('no-equivalent-result', `${event}.${key}`);
+        const to = fields[key];
+        if (to === undefined) return this.site.reason('no-equivalent-result', `${event}.${key}`);
+        if (to === key) continue;
+        if (el.propertyName) this.site.edit({ op: 'rename', rule: 'S-HELPER', ...this.site.range(el.propertyName), to });
+        else this.site.edit({ op: 'replace', rule: 'S-HELPER', ...this.site.range(el), text: `${to}: ${el.name.getText()}` });
+      }
+      return;
+    }
+    if (!ts.isIdentifier(param.name)) return this.site.reason('not-supported-yet', 'listener parameter');
+    for (const ref of this.references(param.name)) {
+      const parent = climbWrappers(ref).parent;
+      if (!ts.isPropertyAccessExpression(parent)) return this.site.reason('stream-handoff', 'argument');
+      const key = parent.name.text;
+      if (noEquivalent.has(key) || fields[key] === undefined) return this.site.reason('no-equivalent-result', `${event}.${key}`);
+      if (fields[key] !== key) this.site.edit({ op: 'rename', rule: 'S-HELPER', ...this.site.range(parent.name), to: fields[key] });
+    }
+  }
+
+  /** S-FINAL: `await s.finalChatCompletion()` → `await s.finalResponse()`, then §4 on the value. */
+  private final(call: ts.CallExpression, method: string): void {
+    const rule = FINAL_METHODS[method];
+    if (!rule) return this.site.reason('no-equivalent-result', method);
+    const access = call.expression as ts.PropertyAccessExpression;
+    const awaited = climbWrappers(call).parent;
+    if (!ts.isAwaitExpression(awaited)) return this.site.reason('not-supported-yet', `${method}() not awaited`);
+    const results = new ResultAnalyzer(this.ctx, this.site, this.isSiteCall);
+    if (rule.shape === 'completion' || rule.shape === 'message') {
+      this.site.edit({ op: 'rename', rule: 'S-FINAL', ...this.site.range(access.name), to: 'finalResponse' });
+      return results.analyzeValue(awaited, rule.shape);
+    }
+    // finalContent() / totalUsage(): the value is a field of the final response
+    const field = rule.shape === 'content' ? 'output_text' : 'usage';
+    this.site.edit({ op: 'replace', rule: 'S-FINAL', ...this.site.range(awaited), text: `(await ${access.expression.getText()}.finalResponse()).${field}` });
+    results.analyzeValue(awaited, rule.shape === 'content' ? 'content' : 'usage');
+  }
+
+  // ---- loops (S-TEXT, S-FINISH, S-USAGE, S-FAILED) -----------------------------------------
+
+  private loop(loop: ts.ForOfStatement): void {
+    const decl = ts.isVariableDeclarationList(loop.initializer) ? loop.initializer.declarations[0] : undefined;
+    if (!decl || !ts.isIdentifier(decl.name)) return this.site.reason('not-supported-yet', 'a stream loop without a plain loop variable');
+    const variable = decl.name;
+    this.site.edit({ op: 'stream-guard', rule: 'S-FAILED', ...this.site.range(loop.statement), variable: variable.text });
+    this.site.note('S-FAILED', 'warn', 'The stream loop now throws on response.failed and error events, which Responses yields instead of throwing.');
+    this.findUsageGuards(loop, variable);
+    for (const ref of this.references(variable)) this.chunk(ref, 'chunk', { root: ref, accessed: [], usageLinks: [] });
+  }
+
+  /** `if (chunk.usage) …`: inside the branch the event is known to carry usage (S-USAGE). */
+  private findUsageGuards(loop: ts.ForOfStatement, variable: ts.Identifier): void {
+    const symbol = this.ctx.checker.getSymbolAtLocation(variable);
+    const visit = (n: ts.Node): void => {
+      if (ts.isIfStatement(n)) {
+        const cond = unwrap(n.expression);
+        const guards = [cond, ...(ts.isBinaryExpression(cond) && cond.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken ? [unwrap(cond.left)] : [])];
+        for (const g of guards) {
+          if (ts.isPropertyAccessExpression(g) && g.name.text === 'usage' && ts.isIdentifier(g.expression) &&
+            this.ctx.checker.getSymbolAtLocation(g.expression) === symbol) {
+            this.narrowed.push({ node: n.thenStatement, variable: g.expression });
+          }
+        }
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(loop.statement);
+  }
+
+  /** Follow a chunk read; write the event expression it becomes. */
+  private chunk(node: ts.Node, shape: ChunkShape, chain: ChunkChain): void {
+    let current = node;
+    let currentShape = shape;
+    for (;;) {
+      const outer = climbWrappers(current);
+      const parent = outer.parent;
+      const access = accessOf(outer, parent);
+      if (!access || currentShape === 'text' || currentShape === 'refusal' || currentShape === 'finish' || currentShape === 'usage-leaf') {
+        return this.chunkEnd(outer, current, currentShape, chain);
+      }
+      const table = CHUNK_STEPS[currentShape];
+      const step: ChunkStep | undefined = table[access.name] ?? table[ANY];
+      if (!step) return this.site.reason('no-equivalent-result', describe(chain, access.name));
+      if ('report' in step) {
+        if (step.report === 'not-yet') return this.site.reason('not-supported-yet', step.detail);
+        if (step.report === 'legacy-functions') return this.site.reason('legacy-functions');
+        if (step.report === 'stream-tool-calls') {
+          this.site.kinds.add('tool-using');
+          if (!this.toolArguments(access.node, chain.root)) this.site.reason('stream-tool-calls');
+          return;
+        }
+        return this.site.reason('no-equivalent-result', step.detail);
+      }
+      if (step.usage) chain.usageLinks.push({ name: step.usage, optional: access.optional, nonNull: false });
+      chain.accessed.push(access.name);
+      current = access.node;
+      currentShape = step.to;
+    }
+  }
+
+  private chunkEnd(outer: ts.Node, end: ts.Node, shape: ChunkShape, chain: ChunkChain): void {
+    const root = this.site.range(chain.root);
+    const edit = (kind: NonNullable<Parameters<SiteAnalysis['edit']>[0] & { op: 'stream-read' }>['kind'], range: ts.Node, extra: object = {}) =>
+      this.site.edit({ op: 'stream-read', rule: ruleOf(kind), ...this.site.range(range), rootStart: root.start, rootEnd: root.end, kind, ...extra });
+    switch (shape) {
+      case 'text':
+      case 'refusal':
+        return edit(shape, end);
+      case 'finish': {
+        const parent = outer.parent;
+        if (ts.isBinaryExpression(parent) && isEquality(parent.operatorToken.kind)) {
+          const other = parent.left === outer ? parent.right : parent.left;
+          const value = stringValue(other);
+          if (value === 'function_call') return this.site.reason('legacy-functions');
+          if (value && value in STREAM_FINISH_CONDITIONS) {
+            const op = parent.operatorToken.kind;
+            const negate = op === ts.SyntaxKind.ExclamationEqualsEqualsToken || op === ts.SyntaxKind.ExclamationEqualsToken;
+            this.site.note('O-FINISH', 'warn', `finish_reason === '${value}' became a check of the terminal event.`);
+            return edit('finishCompare', parent, { value, negate });
+          }
+        }
+        this.site.note('O-FINISH', 'warn', 'finish_reason is derived from the terminal event (completed / incomplete); other events give null, like Chat chunks.');
+        return edit(isBooleanContext(outer) ? 'finishTruthy' : 'finishValue', end);
+      }
+      case 'chunk-usage':
+      case 'usage-leaf': {
+        this.site.note('S-USAGE', 'info', 'Stream usage is read from the response.completed / response.incomplete event; include_usage is not needed.');
+        const inGuard = this.narrowed.some((r) => isInside(end, r.node) && this.sameVariable(chain.root, r.variable));
+        if (shape === 'chunk-usage' && !chain.usageLinks.length && isBooleanContext(outer)) return edit('usageGuard', end);
+        if (inGuard) return edit('usageNarrowed', end, { tail: chain.usageLinks });
+        const tail = chain.usageLinks.map((l, i) => (i === 0 ? { ...l, optional: true } : l));
+        return edit('usage', end, { tail });
+      }
+      case 'chunk-choice':
+      case 'delta': {
+        const parent = outer.parent;
+        if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
+          // `const delta = chunk.choices[0]?.delta`: the alias holds the event itself
+          edit('collapse', end);
+          for (const ref of this.references(parent.name)) this.chunk(ref, shape, { root: ref, accessed: [], usageLinks: [] });
+          return;
+        }
+        return this.site.reason('no-equivalent-result', describe(chain));
+      }
+      case 'chunk': {
+        const use = useOf(outer);
+        if (use === 'discard' || use === 'read') return;
+        if (use === 'console') return this.site.note('O-ESCAPE', 'warn', 'A logged chunk now logs a Responses event.');
+        return this.site.reason('stream-handoff', use === 'store' ? 'chunk' : use);
+      }
+      default:
+        return this.site.reason('no-equivalent-result', describe(chain));
+    }
+  }
+
+  /**
+   * S-TOOLARGS, the canonical local accumulation: `for (const tc of chunk…delta.tool_calls ?? [])`
+   * whose body only fills `buffer[tc.index]` from `tc.id`, `tc.function.name` and appended
+   * `tc.function.arguments`, with the buffer read only after the stream loop. The buffer keeps its
+   * own element shape: each finished function_call item (`response.output_item.done`) is pushed
+   * with the same fields, so the code after the loop sees the same calls.
+   */
+  private toolArguments(toolCalls: ts.Node, event: ts.Node): boolean {
+    let node = climbWrappers(toolCalls);
+    const p = node.parent;
+    if (ts.isBinaryExpression(p) && p.left === node && (p.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || p.operatorToken.kind === ts.SyntaxKind.BarBarToken)) node = climbWrappers(p);
+    const inner = node.parent;
+    if (!ts.isForOfStatement(inner) || inner.expression !== node || inner.awaitModifier) return false;
+    const tcDecl = ts.isVariableDeclarationList(inner.initializer) ? inner.initializer.declarations[0] : undefined;
+    if (!tcDecl || !ts.isIdentifier(tcDecl.name)) return false;
+    const outerLoop = enclosingForAwait(inner);
+    if (!outerLoop || !ts.isIdentifier(event)) return false;
+    const shape = new ToolArgsShape(this.ctx.checker, tcDecl.name);
+    const statements = ts.isBlock(inner.statement) ? [...inner.statement.statements] : [inner.statement];
+    if (!statements.every((st) => shape.statement(st))) return false;
+    const literal = shape.literal;
+    const buffer = shape.buffer;
+    if (!literal || !buffer || !shape.paths.size) return false;
+    // the buffer: a local `[]`, touched inside the stream loop only by this accumulation
+    const decl = this.ctx.checker.getSymbolAtLocation(buffer)?.declarations?.[0];
+    if (!decl || !ts.isVariableDeclaration(decl) || !decl.initializer || !ts.isArrayLiteralExpression(unwrap(decl.initializer)) ||
+      (unwrap(decl.initializer) as ts.ArrayLiteralExpression).elements.length || decl.getStart() > outerLoop.getStart()) return false;
+    for (const ref of referencesOf(this.ctx.checker, decl.name as ts.Identifier)) {
+      if (isInside(ref, outerLoop) && !isInside(ref, inner)) return false;
+      if (isWrite(ref)) return false;
+    }
+    const text = shape.render(literal, event.text);
+    if (!text) return false;
+    this.site.edit({
+      op: 'replace', rule: 'S-TOOLARGS', ...this.site.range(inner),
+      text: `if (${event.text}.type === 'response.output_item.done' && ${event.text}.item.type === 'function_call') ${buffer.text}.push(${text});`,
+    });
+    this.site.note('S-TOOLARGS', 'warn', `Streamed tool calls are collected from response.output_item.done (complete call_id, name and arguments) into ${buffer.text}, in call order.`);
+    return true;
+  }
+
+  private sameVariable(a: ts.Node, b: ts.Node): boolean {
+    if (!ts.isIdentifier(a) || !ts.isIdentifier(b)) return false;
+    return this.ctx.checker.getSymbolAtLocation(a) === this.ctx.checker.getSymbolAtLocation(b);
+  }
+
+  private references(name: ts.Identifier): ts.Identifier[] {
+    if (this.followed.has(name)) return [];
+    this.followed.add(name);
+    if (isExported(this.ctx.checker, name)) {
+      this.site.reason('stream-handoff', 'export');
+      return [];
+    }
+    return referencesOf(this.ctx.checker, name);
+  }
+}
+
+/** The `for await` loop around a node. */
+function enclosingForAwait(node: ts.Node): ts.ForOfStatement | undefined {
+  let current = node.parent;
+  while (current && !isFunctionLike(current)) {
+    if (ts.isForOfStatement(current) && current.awaitModifier) return current;
+    current = current.parent;
+  }
+  return undefined;
+}
+
+function isWrite(ref: ts.Node): boolean {
+  const use = climbWrappers(ref);
+  return ts.isBinaryExpression(use.parent) && use.parent.left === use && use.parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
+    use.parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
+}
+
+type ToolField = 'id' | 'name' | 'arguments';
+
+/** The statements of a canonical tool-call delta accumulation, and what each buffer path receives. */
+class ToolArgsShape {
+  buffer?: ts.Identifier;
+  literal?: ts.ObjectLiteralExpression;
+  /** Buffer element path (`id`, `function.name`…) → the tool-call field that fills it. */
+  readonly paths = new Map<string, ToolField>();
+  private readonly aliases = new Set<string>();
+
+  constructor(private readonly checker: ts.TypeChecker, private readonly tc: ts.Identifier) {}
+
+  statement(st: ts.Statement): boolean {
+    if (ts.isIfStatement(st) && !st.elseStatement) {
+      // `if (tc.id) …` / `if (call) …` / `if (!buffer[tc.index]) …`: the guard does not change the final state
+      return this.guard(st.expression) && this.statement(ts.isBlock(st.thenStatement) && st.thenStatement.statements.length === 1 ? st.thenStatement.statements[0] : st.thenStatement);
+    }
+    if (ts.isVariableStatement(st)) {
+      return st.declarationList.declarations.every((d) => ts.isIdentifier(d.name) && d.initializer && this.isSlot(d.initializer) && (this.aliases.add(d.name.text), true));
+    }
+    if (!ts.isExpressionStatement(st) || !ts.isBinaryExpression(st.expression)) return false;
+    const { left, right, operatorToken } = st.expression;
+    const op = operatorToken.kind;
+    if (this.isSlot(left) && (op === ts.SyntaxKind.EqualsToken || op === ts.SyntaxKind.QuestionQuestionEqualsToken || op === ts.SyntaxKind.BarBarEqualsToken)) {
+      const obj = unwrap(right);
+      if (!ts.isObjectLiteralExpression(obj) || (this.literal && this.literal !== obj)) return false;
+      this.literal = obj;
+      return this.collect(obj, '');
+    }
+    const path = this.pathOf(left);
+    const field = this.fieldOf(right);
+    if (path === undefined || !field) return false;
+    if (op === ts.SyntaxKind.PlusEqualsToken && field === 'arguments') return this.add(path, field);
+    if (op === ts.SyntaxKind.EqualsToken && field !== 'arguments') return this.add(path, field);
+    return false;
+  }
+
+  private add(path: string, field: ToolField): boolean {
+    const known = this.paths.get(path);
+    if (known && known !== field) return false;
+    this.paths.set(path, field);
+    return true;
+  }
+
+  /** Literal leaves that take a tool-call field (`id: tc.id`); constants stay as written. */
+  private collect(obj: ts.ObjectLiteralExpression, prefix: string): boolean {
+    for (const p of obj.properties) {
+      if (!ts.isPropertyAssignment(p) || !ts.isIdentifier(p.name)) return false;
+      const path = prefix ? `${prefix}.${p.name.text}` : p.name.text;
+      const v = unwrap(p.initializer);
+      if (ts.isObjectLiteralExpression(v)) {
+        if (!this.collect(v, path)) return false;
+        continue;
+      }
+      const field = this.fieldOf(v);
+      if (field) this.add(path, field);
+      else if (!(ts.isStringLiteral(v) || ts.isNoSubstitutionTemplateLiteral(v))) return false;
+    }
+    return true;
+  }
+
+  /** `buffer[tc.index]`, setting the buffer. */
+  private isSlot(e: ts.Expression): boolean {
+    const v = unwrap(e);
+    if (!ts.isElementAccessExpression(v) || !ts.isIdentifier(v.expression)) return false;
+    const index = unwrap(v.argumentExpression);
+    if (!ts.isPropertyAccessExpression(index) || index.name.text !== 'index' || !this.isTc(index.expression)) return false;
+    if (this.buffer && this.buffer.text !== v.expression.text) return false;
+    this.buffer = v.expression;
+    return true;
+  }
+
+  /** `call.function.arguments`, `buffer[tc.index].id` → the element path. */
+  private pathOf(e: ts.Expression): string | undefined {
+    const names: string[] = [];
+    let v = unwrap(e);
+    while (ts.isPropertyAccessExpression(v)) {
+      names.unshift(v.name.text);
+      v = unwrap(v.expression);
+    }
+    if (!names.length) return undefined;
+    if (ts.isIdentifier(v) && this.aliases.has(v.text)) return names.join('.');
+    return this.isSlot(v) ? names.join('.') : undefined;
+  }
+
+  /** `tc.id`, `tc.function?.name ?? ''`, `tc.function?.arguments || ''` → the field. */
+  private fieldOf(e: ts.Expression): ToolField | undefined {
+    let v = unwrap(e);
+    if (ts.isBinaryExpression(v) && (v.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || v.operatorToken.kind === ts.SyntaxKind.BarBarToken)) {
+      const fallback = unwrap(v.right);
+      if (!(ts.isStringLiteral(fallback) && fallback.text === '')) return undefined;
+      v = unwrap(v.left);
+    }
+    if (!ts.isPropertyAccessExpression(v)) return undefined;
+    const name = v.name.text;
+    const object = unwrap(v.expression);
+    if (name === 'id' && this.isTc(object)) return 'id';
+    if ((name === 'name' || name === 'arguments') && ts.isPropertyAccessExpression(object) && object.name.text === 'function' && this.isTc(object.expression)) return name;
+    return undefined;
+  }
+
+  private guard(e: ts.Expression): boolean {
+    const v = unwrap(e);
+    if (ts.isPrefixUnaryExpression(v) && v.operator === ts.SyntaxKind.ExclamationToken) return this.guard(v.operand);
+    if (ts.isIdentifier(v)) return this.aliases.has(v.text);
+    return this.fieldOf(v) !== undefined || this.isSlot(v);
+  }
+
+  private isTc(e: ts.Expression): boolean {
+    const v = unwrap(e);
+    return ts.isIdentifier(v) && this.checker.getSymbolAtLocation(v) === this.checker.getSymbolAtLocation(this.tc);
+  }
+
+  /** The buffer element, with each tool-call field read from the finished item. */
+  render(obj: ts.ObjectLiteralExpression, event: string, prefix = ''): string | undefined {
+    const parts: string[] = [];
+    for (const p of obj.properties as ts.NodeArray<ts.PropertyAssignment>) {
+      const key = (p.name as ts.Identifier).text;
+      const path = prefix ? `${prefix}.${key}` : key;
+      const v = unwrap(p.initializer);
+      if (ts.isObjectLiteralExpression(v)) {
+        const inner = this.render(v, event, path);
+        if (inner === undefined) return undefined;
+        parts.push(`${key}: ${inner}`);
+        continue;
+      }
+      const field = this.paths.get(path);
+      parts.push(`${key}: ${field ? `${event}.item.${field === 'id' ? 'call_id' : field}` : p.initializer.getText()}`);
+    }
+    // every updated path must be a leaf of the literal
+    if (!prefix) for (const path of this.paths.keys()) if (!hasPath(obj, path)) return undefined;
+    return `{ ${parts.join(', ')} }`;
+  }
+}
+
+function hasPath(obj: ts.ObjectLiteralExpression, path: string): boolean {
+  const [head, ...rest] = path.split('.');
+  const p = obj.properties.find((x) => ts.isPropertyAssignment(x) && ts.isIdentifier(x.name) && x.name.text === head) as ts.PropertyAssignment | undefined;
+  if (!p) return false;
+  if (!rest.length) return true;
+  const v = unwrap(p.initializer);
+  return ts.isObjectLiteralExpression(v) && hasPath(v, rest.join('.'));
+}
+
+function ruleOf(kind: string): string {
+  if (kind.startsWith('usage')) return 'S-USAGE';
+  if (kind.startsWith('finish')) return 'S-FINISH';
+  return 'S-TEXT';
+}
+
+interface Access {
+  name: string;
+  optional: boolean;
+  node: ts.Node;
+}
+
+function accessOf(outer: ts.Node, parent: ts.Node): Access | undefined {
+  if (ts.isPropertyAccessExpression(parent) && parent.expression === outer) {
+    const call = parent.parent;
+    if (parent.name.text === 'at' && ts.isCallExpression(call) && call.expression === parent) {
+      return { name: numberValue(call.arguments[0]) === 0 ? INDEX0 : ANY, optional: Boolean(parent.questionDotToken), node: call };
+    }
+    return { name: parent.name.text, optional: Boolean(parent.questionDotToken), node: parent };
+  }
+  if (ts.isElementAccessExpression(parent) && parent.expression === outer) {
+    const n = numberValue(parent.argumentExpression);
+    return { name: n === 0 ? INDEX0 : stringValue(parent.argumentExpression) ?? ANY, optional: Boolean(parent.questionDotToken), node: parent };
+  }
+  return undefined;
+}
+
+function describe(chain: ChunkChain, next?: string): string {
+  const names = ['chunk', ...chain.accessed, ...(next ? [next] : [])].map((n) => (n === INDEX0 ? '[0]' : n === ANY ? '[i]' : n));
+  return names.join('.').replace(/\.\[/g, '[');
+}
+
+function isEquality(kind: ts.SyntaxKind): boolean {
+  return kind === ts.SyntaxKind.EqualsEqualsEqualsToken || kind === ts.SyntaxKind.ExclamationEqualsEqualsToken ||
+    kind === ts.SyntaxKind.EqualsEqualsToken || kind === ts.SyntaxKind.ExclamationEqualsToken;
+}
+
+function isBooleanContext(node: ts.Node): boolean {
+  const outer = climbWrappers(node);
+  const parent = outer.parent;
+  if ((ts.isIfStatement(parent) || ts.isWhileStatement(parent) || ts.isDoStatement(parent)) && parent.expression === outer) return true;
+  if (ts.isConditionalExpression(parent) && parent.condition === outer) return true;
+  if (ts.isPrefixUnaryExpression(parent) && parent.operator === ts.SyntaxKind.ExclamationToken) return true;
+  if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && parent.left === outer) return true;
+  void isFunctionLike;
+  return false;
 }
