@@ -1,53 +1,217 @@
 /**
- * The rule registry: every MIGRATION-SPEC rule id this tool implements or checks, with a one-line
- * summary. `--list-rules` and the README's rule list are generated from it.
+ * The rule registry: every MIGRATION-SPEC rule id the tool implements, with a one-line summary
+ * and a before/after example. `--list-rules` and the README's rule list are generated from it,
+ * and test/rules-examples.test.ts runs every example through the tool, so the README cannot say
+ * something the tool does not do.
+ *
+ * An example is the body of `async function example(q: string)` in a module that has
+ * `const client = new OpenAI()`; `imports` / `context` add lines above it (before and after).
  */
+
+export interface RuleExample {
+  before: string;
+  after: string;
+  /** Extra import lines of the before and after modules. */
+  importsBefore?: string;
+  importsAfter?: string;
+  /** Module-level declarations both versions share (after the client). */
+  context?: string;
+}
 
 export interface RuleInfo {
   id: string;
   summary: string;
+  /** Rules that only report (the site stays on Chat Completions) show the marker in `after`. */
+  example?: RuleExample;
 }
 
+const marker = (code: string, message: string) => `// TODO(migrate-responses): ${code}: ${message}`;
+
 export const RULES: readonly RuleInfo[] = [
-  { id: 'A-CREATE', summary: 'chat.completions.create → responses.create (second argument kept)' },
-  { id: 'A-PARSE', summary: 'chat.completions.parse → responses.parse' },
-  { id: 'A-STREAM', summary: 'chat.completions.stream → responses.stream' },
-  { id: 'A-RUNTOOLS', summary: 'chat.completions.runTools is reported (run-tools)' },
-  { id: 'A-BETA', summary: 'beta.chat.completions.* maps like the GA method' },
-  { id: 'A-HTTP', summary: 'raw HTTP to /chat/completions is reported (raw-http)' },
+  {
+    id: 'A-CREATE', summary: 'chat.completions.create → responses.create (second argument kept)',
+    example: {
+      before: "const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] }, { timeout: 10_000 });\nreturn r.choices[0].message.content;",
+      after: "const r = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false }, { timeout: 10_000 });\nreturn r.output_text;",
+    },
+  },
+  {
+    id: 'A-PARSE', summary: 'chat.completions.parse → responses.parse; message.parsed → output_parsed (H-PARSE)',
+    example: {
+      importsBefore: "import { zodResponseFormat } from 'openai/helpers/zod';\nimport { z } from 'zod';",
+      importsAfter: "import { zodTextFormat } from 'openai/helpers/zod';\nimport { z } from 'zod';",
+      context: 'const Answer = z.object({ answer: z.string() });',
+      before: "const r = await client.chat.completions.parse({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], response_format: zodResponseFormat(Answer, 'answer') });\nreturn r.choices[0].message.parsed;",
+      after: "const r = await client.responses.parse({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], text: { format: zodTextFormat(Answer, 'answer') }, store: false });\nreturn r.output_parsed;",
+    },
+  },
+  {
+    id: 'A-STREAM', summary: 'chat.completions.stream → responses.stream, listeners mapped (S-HELPER, S-FINAL)',
+    example: {
+      before: "const s = client.chat.completions.stream({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });\ns.on('content', (delta) => process.stdout.write(delta));\nconst final = await s.finalChatCompletion();\nreturn final.choices[0].message.content;",
+      after: "const s = client.responses.stream({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false });\ns.on('response.output_text.delta', ({ delta }) => process.stdout.write(delta));\nconst final = await s.finalResponse();\nreturn final.output_text;",
+    },
+  },
+  {
+    id: 'A-RUNTOOLS', summary: 'chat.completions.runTools has no drop-in equivalent: reported (run-tools)',
+    example: {
+      before: "const runner = client.chat.completions.runTools({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], tools: [] });\nreturn runner.finalContent();",
+      after: `${marker('run-tools', 'runTools has no drop-in Responses equivalent.')}\nconst runner = client.chat.completions.runTools({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], tools: [] });\nreturn runner.finalContent();`,
+    },
+  },
+  { id: 'A-BETA', summary: 'beta.chat.completions.* (openai v4) maps like the GA method' },
+  {
+    id: 'A-HTTP', summary: 'raw HTTP to /chat/completions is reported (raw-http)',
+    example: {
+      before: "const res = await fetch('https://api.openai.com/v1/chat/completions', { method: 'POST', body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] }) });\nreturn res.json();",
+      after: `${marker('raw-http', 'Raw HTTP request to Chat Completions; body, parser and SSE handling must change together.')}\nconst res = await fetch('https://api.openai.com/v1/chat/completions', { method: 'POST', body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] }) });\nreturn res.json();`,
+    },
+  },
   { id: 'A-V3', summary: 'openai v3 createChatCompletion is reported (sdk-v3)' },
-  { id: 'R-MESSAGES', summary: 'messages → input (+ instructions)' },
-  { id: 'R-MAXTOK', summary: 'max_tokens / max_completion_tokens → max_output_tokens' },
-  { id: 'R-RESPFMT', summary: 'response_format → text.format (json_schema flattened)' },
-  { id: 'R-STORE', summary: 'store: false added unless the call sets store' },
-  { id: 'R-REASONING', summary: 'reasoning_effort → reasoning.effort' },
-  { id: 'R-VERBOSITY', summary: 'verbosity → text.verbosity' },
-  { id: 'R-LOGPROBS', summary: 'logprobs: true → include logprobs; false/null dropped' },
-  { id: 'R-STREAMOPTS', summary: 'stream_options.include_usage removed' },
-  { id: 'R-NOEQUIV', summary: 'n, stop, seed, penalties, logit_bias…: inert values dropped, others reported' },
-  { id: 'R-UNKNOWN', summary: 'keys outside both APIs are reported (unknown-param)' },
-  { id: 'M-INPUT', summary: 'the messages array is kept as the input array' },
-  { id: 'M-SYSTEM', summary: 'a single leading literal system/developer message is hoisted into instructions' },
-  { id: 'M-PART-TEXT', summary: "content part { type: 'text' } → { type: 'input_text' }" },
-  { id: 'M-PART-IMAGE', summary: "content part image_url → input_image with a flat URL and detail (default 'auto')" },
-  { id: 'M-PART-FILE', summary: 'content part file → input_file, flattened' },
-  { id: 'M-NAME', summary: 'per-message name dropped (the Responses API rejects it)' },
+  {
+    id: 'R-MESSAGES', summary: 'messages → input, kept as an array (M-INPUT); variable names untouched',
+    example: {
+      before: "const messages = [{ role: 'user' as const, content: q }];\nconst r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages });\nreturn r.choices[0].message.content;",
+      after: "const messages = [{ role: 'user' as const, content: q }];\nconst r = await client.responses.create({ model: 'gpt-4o-mini', input: messages, store: false });\nreturn r.output_text;",
+    },
+  },
+  {
+    id: 'M-SYSTEM', summary: 'a single leading literal system/developer message is hoisted into instructions (stateless calls only)',
+    example: {
+      before: "const r = await client.chat.completions.create({\n  model: 'gpt-4o-mini',\n  messages: [\n    { role: 'system', content: 'Answer in French.' },\n    { role: 'user', content: q },\n  ],\n});\nreturn r.choices[0].message.content;",
+      after: "const r = await client.responses.create({\n  model: 'gpt-4o-mini',\n  instructions: 'Answer in French.',\n  input: [\n    { role: 'user', content: q },\n  ],\n  store: false,\n});\nreturn r.output_text;",
+    },
+  },
+  {
+    id: 'M-PART-IMAGE', summary: "content parts: text → input_text, image_url → input_image with a flat URL and detail ('auto' by default)",
+    example: {
+      before: "const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: [{ type: 'text', text: q }, { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }] }] });\nreturn r.choices[0].message.content;",
+      after: "const r = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: [{ type: 'input_text', text: q }, { type: 'input_image', image_url: 'https://example.com/cat.png', detail: 'auto' }] }], store: false });\nreturn r.output_text;",
+    },
+  },
+  {
+    id: 'M-NAME', summary: 'per-message name dropped (the Responses API rejects it; tsc does not)',
+    example: {
+      before: "const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', name: 'ada', content: q }] });\nreturn r.choices[0].message.content;",
+      after: "const r = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false });\nreturn r.output_text;",
+    },
+  },
   { id: 'M-ASSIST-TEXT', summary: 'assistant text parts joined into one string' },
-  { id: 'M-TYPES', summary: 'unit-local ChatCompletionMessageParam[] retyped to EasyInputMessage[]' },
-  { id: 'O-CONTENT', summary: 'choices[0].message.content → output_text' },
-  { id: 'O-CONTENT-NULL', summary: "null checks on content → checks for ''; content ?? x → output_text || x" },
+  { id: 'M-PART-FILE', summary: 'content part file → input_file, flattened' },
+  {
+    id: 'R-MAXTOK', summary: 'max_tokens / max_completion_tokens → max_output_tokens (a literal below 16 is reported)',
+    example: {
+      before: "const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], max_tokens: 512 });\nreturn r.choices[0].message.content;",
+      after: "const r = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], max_output_tokens: 512, store: false });\nreturn r.output_text;",
+    },
+  },
+  {
+    id: 'R-RESPFMT', summary: 'response_format → text.format, json_schema flattened (merged with verbosity, R-VERBOSITY)',
+    example: {
+      before: "const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], verbosity: 'low', response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object', properties: {} }, strict: true } } });\nreturn r.choices[0].message.content;",
+      after: "const r = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], text: { format: { type: 'json_schema', name: 'answer', schema: { type: 'object', properties: {} }, strict: true }, verbosity: 'low' }, store: false });\nreturn r.output_text;",
+    },
+  },
+  {
+    id: 'R-REASONING', summary: 'reasoning_effort → reasoning.effort',
+    example: {
+      before: "const r = await client.chat.completions.create({ model: 'o4-mini', messages: [{ role: 'user', content: q }], reasoning_effort: 'low' });\nreturn r.choices[0].message.content;",
+      after: "const r = await client.responses.create({ model: 'o4-mini', input: [{ role: 'user', content: q }], reasoning: { effort: 'low' }, store: false });\nreturn r.output_text;",
+    },
+  },
+  { id: 'R-VERBOSITY', summary: 'verbosity → text.verbosity, in the same text object as the format' },
+  { id: 'R-LOGPROBS', summary: "logprobs: true → include: ['message.output_text.logprobs']; false/null dropped with top_logprobs" },
+  { id: 'R-STORE', summary: 'store: false added unless the call sets store (Responses stores by default)' },
+  {
+    id: 'R-NOEQUIV', summary: 'n, stop, seed, penalties, logit_bias…: inert values dropped, any other value reported',
+    example: {
+      before: "const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], n: 1, stop: ['\\n'] });\nreturn r.choices[0].message.content;",
+      after: `${marker('no-equivalent-param', 'Parameter stop has no Responses equivalent; dropping it changes behaviour.')}\nconst r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], n: 1, stop: ['\\n'] });\nreturn r.choices[0].message.content;`,
+    },
+  },
+  { id: 'R-STREAMOPTS', summary: 'stream_options.include_usage removed (usage is on the terminal event)' },
+  { id: 'R-UNKNOWN', summary: 'keys outside both APIs are reported (unknown-param)' },
+  {
+    id: 'R-TOOLS', summary: 'tool definitions flattened; strict: false unless it was true (R-STRICT); parameters always present (T-PARAMS-KEY)',
+    example: {
+      before: "const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], tools: [{ type: 'function', function: { name: 'now', description: 'Current time' } }], tool_choice: { type: 'function', function: { name: 'now' } } });\nreturn r.choices[0].message.tool_calls?.length ?? 0;",
+      importsAfter: "import type { ResponseFunctionToolCall } from 'openai/resources/responses/responses';",
+      after: "const r = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], tools: [{ type: 'function', name: 'now', description: 'Current time', parameters: { type: 'object', properties: {} }, strict: false }], tool_choice: { type: 'function', name: 'now' }, store: false });\nreturn r.output.filter((i): i is ResponseFunctionToolCall => i.type === 'function_call')?.length ?? 0;",
+    },
+  },
+  { id: 'R-STRICT', summary: 'strict keeps its Chat effective value: true stays, false/null/absent → false, an expression → expr ?? false' },
+  { id: 'R-TOOLCHOICE', summary: 'tool_choice object shapes flattened; strings unchanged' },
+  {
+    id: 'M-REPLAY', summary: 'pushing the assistant message → pushing toResponseInputItems(output), with the reasoning include (T-REASONING-REPLAY); tool replies → function_call_output (M-TOOL)',
+    example: {
+      importsBefore: "import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';",
+      importsAfter: "import { toResponseInputItems } from 'openai/lib/responses/ResponseInputItems';\nimport type { ResponseFunctionToolCall, ResponseInputItem } from 'openai/resources/responses/responses';",
+      before: "const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: q }];\nconst tools = [{ type: 'function' as const, function: { name: 'now', parameters: { type: 'object', properties: {} } } }];\nlet r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools });\nwhile (r.choices[0].message.tool_calls?.length) {\n  messages.push(r.choices[0].message);\n  for (const tc of r.choices[0].message.tool_calls) {\n    messages.push({ role: 'tool', tool_call_id: tc.id, content: new Date(0).toISOString() });\n  }\n  r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools });\n}\nreturn r.choices[0].message.content;",
+      after: "const messages: ResponseInputItem[] = [{ role: 'user', content: q }];\nconst tools = [{ type: 'function' as const, name: 'now', parameters: { type: 'object', properties: {} }, strict: false }];\nlet r = await client.responses.create({ model: 'gpt-4o-mini', input: messages, tools, store: false, include: ['reasoning.encrypted_content'] });\nwhile (r.output.filter((i): i is ResponseFunctionToolCall => i.type === 'function_call')?.length) {\n  messages.push(...toResponseInputItems(r.output));\n  for (const tc of r.output.filter((i): i is ResponseFunctionToolCall => i.type === 'function_call')) {\n    messages.push({ type: 'function_call_output', call_id: tc.call_id, output: new Date(0).toISOString() });\n  }\n  r = await client.responses.create({ model: 'gpt-4o-mini', input: messages, tools, store: false, include: ['reasoning.encrypted_content'] });\n}\nreturn r.output_text;",
+    },
+  },
+  { id: 'M-TOOL', summary: "{ role: 'tool', tool_call_id, content } → { type: 'function_call_output', call_id, output }" },
+  { id: 'M-ASSIST-TOOLCALLS', summary: 'a literal assistant turn with tool_calls → function_call items (call_id, never id)' },
+  { id: 'M-TYPES', summary: 'unit-local ChatCompletionMessageParam[] → EasyInputMessage[] (or ResponseInputItem[] with tool items)' },
+  {
+    id: 'O-CONTENT', summary: 'choices[0].message.content in all its spellings → output_text',
+    example: {
+      before: "const { choices } = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });\nreturn choices[0]?.message?.content ?? '';",
+      after: "const response = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false });\nreturn response.output_text ?? '';",
+    },
+  },
+  {
+    id: 'O-CONTENT-NULL', summary: "null checks on content → checks for ''; content ?? x → output_text || x",
+    example: {
+      before: "const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });\nif (r.choices[0].message.content === null) return 'nothing';\nreturn r.choices[0].message.content ?? 'nothing';",
+      after: "const r = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false });\nif (r.output_text === '') return 'nothing';\nreturn r.output_text || 'nothing';",
+    },
+  },
   { id: 'O-PARSED', summary: 'choices[0].message.parsed → output_parsed' },
-  { id: 'O-USAGE', summary: 'usage.prompt_tokens/completion_tokens → input_tokens/output_tokens' },
-  { id: 'O-FINISH', summary: "finish_reason === '…' → status / incomplete_details checks" },
-  { id: 'O-META', summary: 'created → created_at; object comparisons' },
-  { id: 'O-CHOICES', summary: 'choices[0] collapses into the response; choices.length → output.length' },
-  { id: 'O-BIND', summary: 'const { choices } = … → a fresh response binding' },
-  { id: 'O-ESCAPE', summary: 'results that leave the function are reported (result-escapes)' },
-  { id: 'H-PARSE', summary: 'parse results: message.parsed → output_parsed, failure semantics noted' },
-  { id: 'H-ZODFORMAT', summary: 'zodResponseFormat → zodTextFormat under text.format' },
-  { id: 'H-TYPES', summary: 'Chat types on unit-local declarations → Responses types' },
-  { id: 'P-DEFAULT', summary: 'new OpenAI() without baseURL is OpenAI (OPENAI_BASE_URL assumption stated)' },
-  { id: 'P-AZURE-V1', summary: 'Azure /openai/v1 base URL migrates, with a note' },
+  {
+    id: 'O-USAGE', summary: 'usage.prompt_tokens / completion_tokens / details → input_tokens / output_tokens / details',
+    example: {
+      before: "const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });\nreturn (r.usage?.prompt_tokens ?? 0) + (r.usage?.completion_tokens ?? 0);",
+      after: "const r = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false });\nreturn (r.usage?.input_tokens ?? 0) + (r.usage?.output_tokens ?? 0);",
+    },
+  },
+  {
+    id: 'O-FINISH', summary: "finish_reason === '…' → status / incomplete_details checks; other reads reported",
+    example: {
+      before: "const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], max_tokens: 64 });\nif (r.choices[0].finish_reason === 'length') return 'truncated';\nreturn r.choices[0].message.content;",
+      after: "const r = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], max_output_tokens: 64, store: false });\nif (r.status === 'incomplete' && r.incomplete_details?.reason === 'max_output_tokens') return 'truncated';\nreturn r.output_text;",
+    },
+  },
+  { id: 'O-META', summary: "created → created_at; object === 'chat.completion' → 'response'" },
+  { id: 'O-CHOICES', summary: 'choices[0] collapses into the response; choices.length → output.length; iterating choices is reported' },
+  { id: 'O-BIND', summary: 'const { choices } = await … → a fresh response binding; let r reassigned by sites of the unit is followed' },
+  { id: 'O-TOOLCALLS', summary: "message.tool_calls → output.filter(function_call); tc.id → call_id, tc.function.name/arguments → name/arguments" },
+  {
+    id: 'O-ESCAPE', summary: 'a result that leaves the function (returned, stored, spread, passed on) is reported',
+    example: {
+      before: "return client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });",
+      after: `${marker('result-escapes', 'The Chat result leaves this code (return); its consumers must change too.')}\nreturn client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });`,
+    },
+  },
+  { id: 'H-ZODFORMAT', summary: 'zodResponseFormat → zodTextFormat under text.format (import renamed)' },
+  { id: 'H-ZODFUNCTION', summary: 'zodFunction → zodResponsesFunction' },
+  { id: 'H-TYPES', summary: 'Chat types on unit-local declarations → Responses types (named import from openai/resources/responses/responses)' },
+  {
+    id: 'S-TEXT', summary: 'stream loops: delta content → the output_text.delta event, with the S-FAILED guard first',
+    example: {
+      before: "const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], stream: true });\nlet out = '';\nfor await (const chunk of stream) {\n  out += chunk.choices[0]?.delta?.content ?? '';\n}\nreturn out;",
+      after: "const stream = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], stream: true, store: false });\nlet out = '';\nfor await (const chunk of stream) {\n  if (chunk.type === 'error') throw new Error(chunk.message);\n  if (chunk.type === 'response.failed') throw new Error(chunk.response.error?.message ?? 'Response failed');\n  out += (chunk.type === 'response.output_text.delta' ? chunk.delta : undefined) ?? '';\n}\nreturn out;",
+    },
+  },
+  { id: 'S-FAILED', summary: 'every rewritten stream loop throws on error / response.failed events, as Chat streams threw' },
+  { id: 'S-FINISH', summary: 'finish_reason in a stream loop → terminal-event checks' },
+  { id: 'S-USAGE', summary: 'chunk.usage → the usage of response.completed / response.incomplete' },
+  { id: 'S-HELPER', summary: 'ChatCompletionStream listeners → ResponseStream events' },
+  { id: 'S-FINAL', summary: 'finalChatCompletion / finalContent / totalUsage → finalResponse()' },
+  { id: 'S-TOOLARGS', summary: 'a canonical local tool-call delta accumulation → the finished function_call items' },
+  { id: 'S-HANDOFF', summary: 'a stream returned, passed on, tee()d or turned into a ReadableStream is reported' },
+  { id: 'P-DEFAULT', summary: 'new OpenAI() without baseURL is OpenAI (the OPENAI_BASE_URL assumption is stated once per run)' },
+  { id: 'P-AZURE-V1', summary: 'an Azure /openai/v1 base URL migrates, with a note; AzureOpenAI and deployments URLs are reported' },
   { id: 'P-ALLOW', summary: '--allow-base-url origins and env:NAME entries migrate, with a note' },
-  { id: 'G-UNIT', summary: 'sites sharing params, messages or results migrate together or not at all' },
+  { id: 'G-UNIT', summary: 'sites sharing params, messages, tools or results migrate together or not at all' },
 ];

@@ -226,8 +226,10 @@ export class ResultAnalyzer {
   /** The chain ended at `end` (the outermost wrapper `outer`): rewrite it and judge its use. */
   private finish(outer: ts.Node, end: ts.Node, shape: Shape, chain: Chain): void {
     const changed = chain.rootText !== undefined || chain.accessed.join('.') !== chain.links.map((l) => l.name).join('.');
-    // a finish_reason read is rewritten as a whole condition (O-FINISH), never as a chain
-    if (changed && shape !== 'finish-reason') {
+    // a finish_reason read is rewritten as a whole condition (O-FINISH), a replayed message as a
+    // whole argument (M-REPLAY): never as a chain
+    const replay = (shape === 'message' || shape === 'choice') && this.isHistoryPush(outer);
+    if (changed && shape !== 'finish-reason' && !replay) {
       const root = this.site.range(chain.root);
       const appendLength = shape === 'tool-calls' && isBooleanContext(outer);
       this.site.edit({

@@ -1,0 +1,54 @@
+/**
+ * Every before/after example of the rule registry (the README's rule list) is what the tool really
+ * does: the before module is migrated and must equal the after module, which must type-check
+ * against openai 6 and 7.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { defaultOptions } from '../lib/options.js';
+import { RULES } from '../lib/rules/registry.js';
+import { run } from '../lib/run.js';
+import { REPO } from './helpers/fixtures.js';
+import { exampleModule } from './helpers/rule-examples.js';
+import { renderRulesSection, RULES_BEGIN, RULES_END } from '../scripts/readme-rules.js';
+import { typecheck, type TypeError } from './helpers/typecheck.js';
+
+const dir = path.join(REPO, 'test', 'tmp', `rule-examples-${process.pid}`);
+const examples = RULES.filter((r) => r.example);
+
+describe('rule registry examples', () => {
+  const errors = new Map<string, TypeError[]>();
+  before(async () => {
+    mkdirSync(dir, { recursive: true });
+    for (const r of examples) writeFileSync(path.join(dir, `${r.id}.after.ts`), exampleModule(r.example!, 'after'));
+    const files = examples.map((r) => path.join(dir, `${r.id}.after.ts`));
+    for (const sdk of ['openai6', 'openai7'] as const) errors.set(sdk, await typecheck(dir, files, sdk));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const rule of examples) {
+    it(`${rule.id}: the tool turns the before example into the after example`, async () => {
+      const file = path.join(dir, `${rule.id}.ts`);
+      writeFileSync(file, exampleModule(rule.example!, 'before'));
+      const { changes } = await run(defaultOptions({ paths: [path.basename(file)], cwd: dir, dryRun: true, format: 'json' }));
+      const out = changes.find((c) => c.file === file)?.after ?? readFileSync(file, 'utf8');
+      assert.equal(out, exampleModule(rule.example!, 'after'));
+    });
+    it(`${rule.id}: the after example type-checks against openai 6 and 7`, () => {
+      for (const sdk of ['openai6', 'openai7']) {
+        const mine = (errors.get(sdk) ?? []).filter((e) => e.file === `${rule.id}.after.ts`);
+        assert.deepEqual(mine.map((e) => `${sdk} ${e.line}: ${e.message}`), []);
+      }
+    });
+  }
+
+  it('the README rule list is the one generated from the registry (npm run readme)', () => {
+    const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+    const start = readme.indexOf(RULES_BEGIN);
+    const end = readme.indexOf(RULES_END);
+    assert.ok(start !== -1 && end > start, 'README has the generated rules section');
+    assert.equal(readme.slice(start, end + RULES_END.length), renderRulesSection());
+  });
+});
