@@ -46,8 +46,9 @@ export function insertStreamGuard(ctx: TransformContext, edit: StreamGuardEdit):
     editor.insert(body.start + 1, `${editor.eol}${lines.map((l) => `${lineIndent}  ${l}${editor.eol}`).join('')}${first ? `${lineIndent}  ` : lineIndent}`);
     return;
   }
-  // a single statement: wrap it in a block
+  // a single statement: wrap it in a block (two insertions, so edits inside the statement still apply)
   const lineIndent = /^[ \t]*/.exec(ctx.text.slice(editor.lineStart(body.start)))![0];
   const inner = `${lineIndent}  `;
-  editor.replace(body.start, body.end, `{${editor.eol}${lines.map((l) => `${inner}${l}${editor.eol}`).join('')}${inner}${ctx.source(body)}${editor.eol}${lineIndent}}`);
+  editor.insert(body.start, `{${editor.eol}${lines.map((l) => `${inner}${l}${editor.eol}`).join('')}${inner}`);
+  editor.insert(body.end, `${editor.eol}${lineIndent}}`);
 }
