@@ -22,6 +22,8 @@ export interface ApplyInput {
   plans: FilePlan[];
   /** The text each candidate file had when it was scanned (BOM stripped). */
   texts: Map<string, SourceState>;
+  /** Absolute real paths of the roots: nothing outside them is ever written. */
+  roots: string[];
   cwd: string;
   dryRun: boolean;
   markers: boolean;
@@ -43,6 +45,8 @@ export interface ApplyOutcome {
   failed: Map<SitePlan, string>;
   /** Files actually written (write mode). */
   written: string[];
+  /** The signal that stopped the write phase early, if one did. */
+  interrupted?: NodeJS.Signals;
 }
 
 export async function applyPlans(input: ApplyInput): Promise<ApplyOutcome> {
@@ -51,6 +55,11 @@ export async function applyPlans(input: ApplyInput): Promise<ApplyOutcome> {
   const errors: FileError[] = [];
   const failed = new Map<SitePlan, string>();
   for (const [file, job] of work) {
+    if (!insideRoots(file, input.roots)) {
+      errors.push({ file: relativePath(input.cwd, file), message: 'rewrite refused: the file is outside the paths given' });
+      for (const site of job.sites) failed.set(site, 'an edit falls outside the paths given');
+      continue;
+    }
     const state = input.texts.get(file) ?? (await readState(file));
     try {
       const { output, changed } = transformFile(file, state.text, job.edits, job.markers);
@@ -76,12 +85,32 @@ export async function applyPlans(input: ApplyInput): Promise<ApplyOutcome> {
   if (input.dryRun) return { changes: kept, errors, failed, written: [] };
   guardGit(input.cwd, kept.map((c) => c.file), input.force);
   const written: string[] = [];
-  for (const change of kept) {
-    const problem = await writeIfUnchanged(change);
-    if (problem) errors.push({ file: change.rel, message: problem });
-    else written.push(change.rel);
+  // SIGINT / SIGTERM: finish the file being written (old or new, never partial), write no more
+  let interrupted: NodeJS.Signals | undefined;
+  const stop = (signal: NodeJS.Signals) => {
+    interrupted = signal;
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    for (const change of kept) {
+      if (interrupted) {
+        errors.push({ file: change.rel, message: `not written: the run was interrupted (${interrupted})` });
+        continue;
+      }
+      const problem = await writeIfUnchanged(change);
+      if (problem) errors.push({ file: change.rel, message: problem });
+      else written.push(change.rel);
+    }
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
   }
-  return { changes: kept, errors, failed, written };
+  return { changes: kept, errors, failed, written, interrupted };
+}
+
+function insideRoots(file: string, roots: string[]): boolean {
+  return roots.some((root) => file === root || file.startsWith(root.endsWith(path.sep) ? root : root + path.sep));
 }
 
 interface Job {
@@ -160,6 +189,7 @@ async function writeIfUnchanged(change: FileChange): Promise<string | undefined>
   }
   if (current.text !== change.before || current.bom !== change.bom) return 'not written: the file changed on disk after it was scanned';
   const stat = await fsp.stat(change.file);
+  if ((stat.mode & 0o222) === 0) return 'not written: the file is read-only';
   const tmp = path.join(path.dirname(change.file), `.${path.basename(change.file)}.${process.pid}.${randomBytes(4).toString('hex')}.migrate-responses.tmp`);
   try {
     await fsp.writeFile(tmp, (change.bom ? '\uFEFF' : '') + change.after, { mode: stat.mode & 0o7777 });

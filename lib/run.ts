@@ -2,17 +2,17 @@
  * The programmatic API: run(options) → the Report (and, in a dry run, the diffs). The CLI is one
  * caller; tests are another. Nothing here prints or exits.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { applyPlans, unifiedDiff, type FileChange } from './apply.js';
-import { discoverFiles, readCandidates, relativePath, UsageError } from './files.js';
+import { Worker } from 'node:worker_threads';
+import type { FileChange } from './apply.js';
+import { discoverFiles, readCandidates, relativePath, UsageError, type Discovery, type ReadResult } from './files.js';
 import { formatterCommand } from './formatter.js';
 import { reasonMessage } from './rules/reasons.js';
 import type { Options } from './options.js';
 import { SCHEMA_VERSION, type Report, type SiteRecord } from './report/model.js';
 import { summarize } from './report/summary.js';
 import { parseAllowList } from './scan/context.js';
-import { scan } from './scan/index.js';
 import { VERSION } from './version.js';
 
 export { UsageError };
@@ -34,7 +34,19 @@ export interface RunResult {
   changes: FileChange[];
 }
 
+/** Phase timings on stderr when MIGRATE_RESPONSES_TIMING is set (used by the benchmarks). */
+function timer(): (phase: string) => void {
+  if (!process.env.MIGRATE_RESPONSES_TIMING) return () => {};
+  let last = performance.now();
+  return (phase) => {
+    const now = performance.now();
+    process.stderr.write(`timing ${phase} ${(now - last).toFixed(1)}ms\n`);
+    last = now;
+  };
+}
+
 export async function run(options: Options): Promise<RunResult> {
+  const mark = timer();
   let allow;
   try {
     allow = parseAllowList(options.allowBaseUrls);
@@ -42,8 +54,13 @@ export async function run(options: Options): Promise<RunResult> {
     throw new UsageError((err as Error).message);
   }
   const tsconfig = findTsconfig(options);
-  const discovery = await discoverFiles(options.paths, options.cwd);
-  const read = await readCandidates(discovery.files, options.cwd);
+  // the file system is walked in a worker while the compiler loads here
+  const io = discoverAndRead(options.paths, options.cwd);
+  io.catch(() => {}); // handled below, once the modules are loaded
+  const [{ scan }, { applyPlans, unifiedDiff }] = await Promise.all([import('./scan/index.js'), import('./apply.js')]);
+  mark('load');
+  const { discovery, read } = await io;
+  mark('discover+read');
   const warnings: string[] = [];
   if (read.candidates.length === 0) {
     warnings.push(`no files that import or require \`openai\` under ${options.paths.map(shown).join(', ')}`);
@@ -58,15 +75,18 @@ export async function run(options: Options): Promise<RunResult> {
         skip: options.skip,
       })
     : { plans: [], notices: [], errors: [], warnings: [], typeAware: false };
+  mark('scan');
   warnings.push(...result.warnings, ...sdkVersionWarnings(options));
   const outcome = await applyPlans({
     plans: result.plans,
     texts: new Map(read.candidates.map((c) => [c.path, { text: c.text, bom: c.bom }])),
+    roots: rootsOf(options),
     cwd: options.cwd,
     dryRun: options.dryRun,
     markers: options.markers,
     force: options.force,
   });
+  mark('transform');
   for (const [site, message] of outcome.failed) {
     site.record.status = 'manual';
     site.record.notes = [];
@@ -75,6 +95,7 @@ export async function run(options: Options): Promise<RunResult> {
   const sites: SiteRecord[] = result.plans.flatMap((p) => p.sites.map((s) => s.record));
   const errors = [...discovery.errors, ...read.errors, ...result.errors, ...outcome.errors];
   const changedFiles = options.dryRun ? outcome.changes.map((c) => c.rel) : outcome.written;
+  if (outcome.interrupted) warnings.push(`interrupted by ${outcome.interrupted}: ${outcome.written.length} file(s) written, the others left as they were`);
   const report: Report = {
     tool: 'migrate-responses',
     version: VERSION,
@@ -94,6 +115,42 @@ export async function run(options: Options): Promise<RunResult> {
     formatCommand: !options.dryRun && changedFiles.length ? formatterCommand(options.cwd, changedFiles) : undefined,
     changes: outcome.changes,
   };
+}
+
+/** The roots as given and as real paths (a file root counts as itself). */
+function rootsOf(options: Options): string[] {
+  return options.paths.flatMap((p) => {
+    const abs = path.resolve(options.cwd, p);
+    try {
+      return [abs, realpathSync(abs)];
+    } catch {
+      return [abs];
+    }
+  });
+}
+
+/** Discovery and reading, in a worker thread when one can be started. */
+async function discoverAndRead(paths: string[], cwd: string): Promise<{ discovery: Discovery; read: ReadResult }> {
+  const inThread = async () => {
+    const discovery = await discoverFiles(paths, cwd);
+    return { discovery, read: await readCandidates(discovery.files, cwd) };
+  };
+  // run from TypeScript sources (tests), a worker could not load the .ts entry: stay in this thread
+  if (import.meta.url.endsWith('.ts')) return inThread();
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL('./io-worker.js', import.meta.url), { workerData: { paths, cwd } });
+  } catch {
+    return inThread();
+  }
+  return new Promise((resolve, reject) => {
+    worker.once('message', (m: { ok: true; discovery: Discovery; read: ReadResult } | { ok: false; name: string; message: string }) => {
+      if (m.ok) resolve({ discovery: m.discovery, read: m.read });
+      else reject(m.name === 'UsageError' ? new UsageError(m.message) : new Error(m.message));
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+  });
 }
 
 /** `./src` as the user wrote it, without a trailing slash. */

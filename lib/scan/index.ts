@@ -10,6 +10,7 @@ import { FOREIGN_MODEL_HINT } from '../rules/providers.js';
 import { ts, positionOf, enclosingStatement, startOf, propertyNameText, propertyValue, stringValue, literalValue, unwrap } from './ast.js';
 import { type AllowList, type ScanContext, buildSubclassIndex, relativeFile } from './context.js';
 import { findSites, type FoundSite } from './find-sites.js';
+import { MAX_NESTING, maxNesting } from './guards.js';
 import { createScanProject, syntaxErrors, type CandidateText } from './project.js';
 import { ProviderResolver, type ReasonRef } from './provider.js';
 import { RequestAnalyzer } from './request.js';
@@ -49,7 +50,13 @@ interface Analysed {
 }
 
 export function scan(input: ScanInput): ScanResult {
-  const project = createScanProject(input.candidates, input.tsconfig);
+  const errors: FileError[] = [];
+  const candidates = input.candidates.filter((c) => {
+    if (maxNesting(c.text) <= MAX_NESTING) return true;
+    errors.push({ file: relativeFile(input.cwd, c.path), message: `not scanned: brackets nest deeper than ${MAX_NESTING} levels (the parsers would overflow their stack)` });
+    return false;
+  });
+  const project = createScanProject(candidates, input.tsconfig);
   const ctx: ScanContext = {
     checker: project.checker,
     program: project.program,
@@ -59,12 +66,11 @@ export function scan(input: ScanInput): ScanResult {
     subclassesOf: buildSubclassIndex(project.program, project.checker),
   };
   const resolver = new ProviderResolver(ctx);
-  const errors: FileError[] = [];
   const analysed: Analysed[] = [];
   const mockFiles: string[] = [];
   let assumedDefault = false;
 
-  for (const candidate of input.candidates) {
+  for (const candidate of candidates) {
     const sf = project.sourceFile(candidate.path);
     if (!sf) continue;
     const problems = syntaxErrors(sf);
@@ -99,6 +105,7 @@ export function scan(input: ScanInput): ScanResult {
     ? mockFiles.map((file) => ({ file: relativeFile(input.cwd, file), code: 'test-mock', message: reasonMessage('test-mock') }))
     : [];
   const warnings: string[] = [];
+  if (project.degraded) warnings.push(project.degraded);
   if (assumedDefault) {
     warnings.push('Clients built without a baseURL were assumed to reach api.openai.com (P-DEFAULT); the SDK reads OPENAI_BASE_URL at run time, so check it does not point elsewhere in your deployments.');
   }

@@ -4,8 +4,10 @@
  * and the checker can tell what type a receiver has; without one, only relative imports are
  * followed ("import tracking") and nothing from node_modules is loaded.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Project, ts } from 'ts-morph';
+import { MAX_NESTING, maxNesting } from './guards.js';
 
 export interface CandidateText {
   /** Absolute path. */
@@ -19,6 +21,8 @@ export interface ScanProject {
   checker: ts.TypeChecker;
   /** True when a tsconfig drives module resolution and types. */
   typeAware: boolean;
+  /** Set when type-aware scanning had to be given up. */
+  degraded?: string;
   tsconfig?: string;
   sourceFile(file: string): ts.SourceFile | undefined;
 }
@@ -33,15 +37,34 @@ export function scriptKindFor(file: string): ts.ScriptKind {
   }
 }
 
-/** Resolve only project-relative imports: bare specifiers (`openai`, `zod`) are recognised by name. */
-const relativeOnly = (host: ts.ModuleResolutionHost, getOptions: () => ts.CompilerOptions) => ({
-  resolveModuleNames(moduleNames: string[], containingFile: string): (ts.ResolvedModule | undefined)[] {
-    return moduleNames.map((name) => {
-      if (!name.startsWith('.') && !path.isAbsolute(name)) return undefined;
-      return ts.resolveModuleName(name, containingFile, getOptions(), host).resolvedModule;
-    });
-  },
-});
+/**
+ * Resolve only project-relative imports: bare specifiers (`openai`, `zod`) are recognised by name.
+ * A file the parsers cannot take safely (MAX_NESTING) is left unresolved rather than loaded.
+ */
+const relativeOnly = (host: ts.ModuleResolutionHost, getOptions: () => ts.CompilerOptions) => {
+  const safe = new Map<string, boolean>();
+  const isSafe = (file: string): boolean => {
+    let ok = safe.get(file);
+    if (ok === undefined) {
+      try {
+        ok = maxNesting(readFileSync(file, 'utf8')) <= MAX_NESTING;
+      } catch {
+        ok = false;
+      }
+      safe.set(file, ok);
+    }
+    return ok;
+  };
+  return {
+    resolveModuleNames(moduleNames: string[], containingFile: string): (ts.ResolvedModule | undefined)[] {
+      return moduleNames.map((name) => {
+        if (!name.startsWith('.') && !path.isAbsolute(name)) return undefined;
+        const resolved = ts.resolveModuleName(name, containingFile, getOptions(), host).resolvedModule;
+        return resolved && (resolved.resolvedFileName.endsWith('.d.ts') || isSafe(resolved.resolvedFileName)) ? resolved : undefined;
+      });
+    },
+  };
+};
 
 const FALLBACK_OPTIONS: ts.CompilerOptions = {
   allowJs: true,
@@ -59,6 +82,20 @@ const FALLBACK_OPTIONS: ts.CompilerOptions = {
 };
 
 export function createScanProject(candidates: CandidateText[], tsconfig?: string): ScanProject {
+  if (tsconfig) {
+    try {
+      return build(candidates, tsconfig);
+    } catch (err) {
+      // a project file the compiler cannot take (stack overflow): fall back to import tracking
+      if (!(err instanceof RangeError)) throw err;
+      const fallback = build(candidates, undefined);
+      return { ...fallback, degraded: `type-aware scanning with ${tsconfig} failed (${err.message}); imports were tracked instead` };
+    }
+  }
+  return build(candidates, undefined);
+}
+
+function build(candidates: CandidateText[], tsconfig: string | undefined): ScanProject {
   const project = tsconfig
     ? new Project({
         tsConfigFilePath: tsconfig,
