@@ -472,8 +472,8 @@ export async function readCandidates(files: string[], cwd: string): Promise<Read
       const bom = hasUtf8Bom(buf);
       const body = bom ? buf.subarray(3) : buf;
       if (body.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
-        // Binary (e.g. an MPEG transport stream named .ts): silent unless it looks like it matters.
-        if (mayContainCallSite(body.toString('latin1'))) slots[index] = { file: relativePath(cwd, file), message: 'binary file' };
+        // Binary with a source extension (an MPEG transport stream named .ts, say): said once, skipped.
+        slots[index] = { file: relativePath(cwd, file), message: 'binary file (NUL bytes), skipped' };
         continue;
       }
       let text: string;

@@ -420,7 +420,8 @@ test('readCandidates: prefilter, BOM, invalid UTF-8, binary files, read count', 
   );
   assert.deepEqual(result.errors, [
     { file: 'latin1.ts', message: 'not valid UTF-8' },
-    { file: 'bin-openai.ts', message: 'binary file' },
+    { file: 'video.ts', message: 'binary file (NUL bytes), skipped' },
+    { file: 'bin-openai.ts', message: 'binary file (NUL bytes), skipped' },
   ]);
   assert.equal(result.read, names.length);
 });

@@ -25,8 +25,11 @@ export class TransformContext {
   private readonly index = new Map<string, Node[]>();
 
   constructor(readonly file: string, readonly text: string) {
-    this.j = jscodeshift.withParser(parserFor(file));
-    this.root = this.j(text);
+    const parser = parserFor(file);
+    this.j = jscodeshift.withParser(parser);
+    // parse once with Babel and wrap that AST: jscodeshift's own parse (recast) normalises CRLF
+    // to LF, which would shift every offset the plan anchors to
+    this.root = this.j(parser.parse(text) as unknown as ASTNode);
     this.editor = new SourceEditor(text);
     this.quote = detectQuote(text);
     this.buildIndex(this.root.get().node as Node);

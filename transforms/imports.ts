@@ -14,7 +14,7 @@ export function addImports(ctx: TransformContext): void {
   const program = (ctx.root.get().node as Node).program as Node;
   const body = program.body as Node[];
   const imports = body.filter((s) => s.type === 'ImportDeclaration');
-  const semi = imports.length ? ctx.text.slice(imports[0].start, imports[0].end).trimEnd().endsWith(';') : !/\n[^\n;]*[^;{}\s]\n/.test(ctx.text.slice(0, 2000));
+  const semi = usesSemicolons(ctx, body);
   const pending = new Map<string, string[]>(); // new declarations by module and kind
   for (const request of ctx.imports as Request[]) {
     if (request.typeOnly && isJs) continue;
@@ -24,25 +24,39 @@ export function addImports(ctx: TransformContext): void {
       commonjs(ctx, body, request, pending, semi);
     }
   }
-  if (!pending.size) {
-    for (const r of freed) ctx.editor.remove(r.start, r.end);
-    return;
-  }
-  const lines = [...pending.entries()].map(([key, names]) => {
+  const render = ([key, names]: [string, string[]]) => {
     const [kind, module] = key.split('\u0000');
     if (kind === 'require') return `const { ${names.join(', ')} } = require(${ctx.str(module)})${semi ? ';' : ''}`;
     return `import ${kind === 'type' ? 'type ' : ''}{ ${names.join(', ')} } from ${ctx.str(module)}${semi ? ';' : ''}`;
-  });
+  };
+  const entries = [...pending.entries()];
   const eol = ctx.editor.eol;
-  if (freed.length) {
-    // the new import takes the line of the Chat import it replaces
-    ctx.editor.replace(freed[0].start, freed[0].end, `${lines.join(eol)}${eol}`);
-    for (const r of freed.slice(1)) ctx.editor.remove(r.start, r.end);
-    return;
-  }
+  // a type import takes the line of the Chat type import it replaces; the others go after the last import
+  const typeLines = freed.length ? entries.filter(([k]) => k.startsWith('type')).map(render) : [];
+  const otherLines = entries.filter(([k]) => !(freed.length && k.startsWith('type'))).map(render);
   const anchor = lastOf(body, (s) => s.type === 'ImportDeclaration' || isRequireStatement(s));
-  if (anchor) ctx.editor.insert(anchor.end, `${eol}${lines.join(eol)}`);
-  else ctx.editor.insert(topInsertionPoint(ctx, body), `${lines.join(eol)}${eol}`);
+  const anchorFreed = anchor && freed.find((r) => r.start <= anchor.start && anchor.end <= r.end);
+  freed.forEach((r, i) => {
+    let text = i === 0 ? typeLines.map((l) => `${l}${eol}`).join('') : '';
+    if (r === anchorFreed) text += otherLines.map((l) => `${l}${eol}`).join('');
+    ctx.editor.replace(r.start, r.end, text);
+  });
+  if (anchorFreed || !otherLines.length) return;
+  if (anchor) ctx.editor.insert(anchor.end, `${eol}${otherLines.join(eol)}`);
+  else ctx.editor.insert(topInsertionPoint(ctx, body), `${otherLines.join(eol)}${eol}`);
+}
+
+/** The file's style: most top-level statements end with a semicolon. */
+function usesSemicolons(ctx: TransformContext, body: Node[]): boolean {
+  let withSemi = 0;
+  let without = 0;
+  for (const s of body) {
+    if (!['ImportDeclaration', 'VariableDeclaration', 'ExpressionStatement', 'ExportNamedDeclaration', 'ExportDefaultDeclaration'].includes(s.type)) continue;
+    if (s.type.startsWith('Export') && (s.declaration as Node | undefined)?.type?.match(/Function|Class/)) continue;
+    if (ctx.text[s.end - 1] === ';') withSemi++;
+    else without++;
+  }
+  return withSemi >= without;
 }
 
 function esm(ctx: TransformContext, imports: Node[], request: Request, pending: Map<string, string[]>): void {

@@ -9,7 +9,7 @@ import type { TransformContext } from './context.js';
 export const MARKER_PREFIX = 'TODO(migrate-responses):';
 
 export function markerText(reason: Reason): string {
-  const message = reason.message.replace(/\*\//g, '* /').replace(/[\r\n\u2028\u2029]+/g, ' ').trim();
+  const message = reason.message.replace(/\*\//g, '* /').replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ').trim();
   return `// ${MARKER_PREFIX} ${reason.code}: ${message}`;
 }
 

@@ -144,3 +144,7 @@ export const TYPE_RENAMES: Readonly<Record<string, { to: string | null; module: 
 export const REPLAY_HELPER = { name: 'toResponseInputItems', module: 'openai/lib/responses/ResponseInputItems' } as const;
 /** The include entry a replay unit needs with store: false (T-REASONING-REPLAY). */
 export const REASONING_INCLUDE = 'reasoning.encrypted_content';
+
+/** Notes shared by every site they apply to. */
+export const REPLAY_NOTE = "The assistant turn is replayed with toResponseInputItems(output), and include: ['reasoning.encrypted_content'] is sent, so reasoning items survive store: false.";
+export const PARSE_NOTE = 'responses.parse() does not throw on incomplete output: output_parsed is null unless status is completed.';

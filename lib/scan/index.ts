@@ -18,7 +18,7 @@ import { ResultAnalyzer } from './results.js';
 import { StreamAnalyzer } from './streams.js';
 import { SiteAnalysis } from './site.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
-import { REASONING_INCLUDE } from '../rules/results.js';
+import { PARSE_NOTE, REASONING_INCLUDE, REPLAY_NOTE } from '../rules/results.js';
 
 export interface ScanInput {
   candidates: CandidateText[];
@@ -190,7 +190,10 @@ function analyseSdkCall(call: ts.CallExpression, method: string, analysis: SiteA
     return;
   }
   const request = new RequestAnalyzer(ctx, analysis).analyze(call, method);
-  if (method === 'parse') analysis.kinds.add('structured-output');
+  if (method === 'parse') {
+    analysis.kinds.add('structured-output');
+    analysis.note('H-PARSE', 'warn', PARSE_NOTE);
+  }
   if (request.stream === 'yes' || method === 'stream') {
     new StreamAnalyzer(ctx, analysis, isSite).analyze(call, method);
     return;
@@ -270,6 +273,7 @@ function decide(analysed: Analysed[], input: ScanInput): FilePlan[] {
     if (!members.some((m) => m.analysis.replay)) continue;
     for (const m of members) {
       for (const e of m.analysis.edits) if (e.op === 'request' && e.top) e.addInclude = [REASONING_INCLUDE];
+      m.analysis.note('T-REASONING-REPLAY', 'warn', REPLAY_NOTE);
     }
   }
   // G-UNIT: a unit migrates together or not at all

@@ -104,11 +104,14 @@ export class MessagesAnalyzer {
     if (ts.isObjectLiteralExpression(e)) {
       this.site.edit({ op: 'message', rule: 'M-INPUT', ...this.site.range(e) });
       this.message(e);
-    } else if (ts.isSpreadElement(e)) {
-      this.opaque(e.expression);
-    } else {
-      this.opaqueElement(e);
+      return;
     }
+    // V-PUSH: anything else pushed into a history must be proven a simple role message; an
+    // untyped value may well be a tool reply or a function call that needs another shape
+    const simple = ts.isSpreadElement(e)
+      ? messageElementsAreSimple(this.ctx.checker, e.expression)
+      : messageElementTypeSimple(this.ctx, e, this.ctx.checker.getTypeAtLocation(e));
+    if (simple !== 'yes') this.site.reason('messages-not-local');
   }
 
   /** M-TYPES: a Chat message annotation on a unit-local array becomes `EasyInputMessage[]` (or `ResponseInputItem[]`). */

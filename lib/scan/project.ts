@@ -1,12 +1,18 @@
 /**
- * Builds the ts-morph project the scanner reads: the candidate files plus whatever they import
- * from the project. With a tsconfig the project's own settings (paths, node_modules types) apply
- * and the checker can tell what type a receiver has; without one, only relative imports are
- * followed ("import tracking") and nothing from node_modules is loaded.
+ * Builds the program the scanner reads: the candidate files plus whatever they import from the
+ * project. With a tsconfig the project's own settings (paths, node_modules types) apply and the
+ * checker can tell what type a receiver has; without one, only relative imports are followed
+ * ("import tracking") and nothing from node_modules is loaded.
+ *
+ * The program is created with the TypeScript compiler that ts-morph bundles, through a compiler
+ * host that serves the candidates' texts from memory. ts-morph's Project wrapper is not used here:
+ * it wraps every file's children on creation, which is quadratic on one-line minified bundles
+ * (13 s for a single 8,000-function line, against 0.3 s for the program alone).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Project, ts } from 'ts-morph';
+import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';
+import { ts } from 'ts-morph';
 import { MAX_NESTING, maxNesting } from './guards.js';
 
 export interface CandidateText {
@@ -21,9 +27,9 @@ export interface ScanProject {
   checker: ts.TypeChecker;
   /** True when a tsconfig drives module resolution and types. */
   typeAware: boolean;
+  tsconfig?: string;
   /** Set when type-aware scanning had to be given up. */
   degraded?: string;
-  tsconfig?: string;
   sourceFile(file: string): ts.SourceFile | undefined;
 }
 
@@ -36,35 +42,6 @@ export function scriptKindFor(file: string): ts.ScriptKind {
     default: return ts.ScriptKind.JS;
   }
 }
-
-/**
- * Resolve only project-relative imports: bare specifiers (`openai`, `zod`) are recognised by name.
- * A file the parsers cannot take safely (MAX_NESTING) is left unresolved rather than loaded.
- */
-const relativeOnly = (host: ts.ModuleResolutionHost, getOptions: () => ts.CompilerOptions) => {
-  const safe = new Map<string, boolean>();
-  const isSafe = (file: string): boolean => {
-    let ok = safe.get(file);
-    if (ok === undefined) {
-      try {
-        ok = maxNesting(readFileSync(file, 'utf8')) <= MAX_NESTING;
-      } catch {
-        ok = false;
-      }
-      safe.set(file, ok);
-    }
-    return ok;
-  };
-  return {
-    resolveModuleNames(moduleNames: string[], containingFile: string): (ts.ResolvedModule | undefined)[] {
-      return moduleNames.map((name) => {
-        if (!name.startsWith('.') && !path.isAbsolute(name)) return undefined;
-        const resolved = ts.resolveModuleName(name, containingFile, getOptions(), host).resolvedModule;
-        return resolved && (resolved.resolvedFileName.endsWith('.d.ts') || isSafe(resolved.resolvedFileName)) ? resolved : undefined;
-      });
-    },
-  };
-};
 
 const FALLBACK_OPTIONS: ts.CompilerOptions = {
   allowJs: true,
@@ -96,28 +73,75 @@ export function createScanProject(candidates: CandidateText[], tsconfig?: string
 }
 
 function build(candidates: CandidateText[], tsconfig: string | undefined): ScanProject {
-  const project = tsconfig
-    ? new Project({
-        tsConfigFilePath: tsconfig,
-        compilerOptions: { allowJs: true, checkJs: false, noEmit: true, skipLibCheck: true },
-      })
-    : new Project({
-        compilerOptions: FALLBACK_OPTIONS,
-        skipLoadingLibFiles: true,
-        resolutionHost: relativeOnly,
-      });
-  for (const c of candidates) {
-    project.createSourceFile(c.path, c.text, { overwrite: true, scriptKind: scriptKindFor(c.path) });
+  const config = tsconfig ? readConfig(tsconfig) : undefined;
+  const options: ts.CompilerOptions = config
+    ? { ...config.options, allowJs: true, checkJs: false, noEmit: true, skipLibCheck: true }
+    : FALLBACK_OPTIONS;
+  const memory = new Map(candidates.map((c) => [path.normalize(c.path), c.text]));
+  if (config) {
+    // ts-morph bundles the lib files (the compiler it ships has no lib folder on disk)
+    for (const lib of getLibFiles()) memory.set(path.join(libFolderInMemoryPath, lib.fileName), lib.text);
   }
-  const program = project.getProgram().compilerObject;
+  const host = ts.createCompilerHost(options, true);
+  host.getDefaultLibLocation = () => libFolderInMemoryPath;
+  host.getDefaultLibFileName = (o) => path.join(libFolderInMemoryPath, ts.getDefaultLibFileName(o));
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (file) => memory.has(path.normalize(file)) || fileExists(file);
+  const readFile = host.readFile.bind(host);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.readFile = (file) => memory.get(path.normalize(file)) ?? readFile(file);
+  host.getSourceFile = (file, languageVersion, onError, shouldCreate) => {
+    const text = memory.get(path.normalize(file));
+    if (text !== undefined) return ts.createSourceFile(file, text, languageVersion, true, scriptKindFor(file));
+    return getSourceFile(file, languageVersion, onError, shouldCreate);
+  };
+  if (!config) host.resolveModuleNames = relativeOnly(host, options);
+  const rootNames = [...new Set([...(config?.fileNames ?? []), ...candidates.map((c) => c.path)])];
+  const program = ts.createProgram({ rootNames, options, host });
   const checker = program.getTypeChecker();
   return {
     program,
     checker,
-    typeAware: Boolean(tsconfig),
+    typeAware: Boolean(config),
     tsconfig,
     sourceFile: (file) => program.getSourceFile(file),
   };
+}
+
+function readConfig(tsconfig: string): ts.ParsedCommandLine {
+  const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(`cannot read ${tsconfig}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+    },
+  });
+  if (!parsed) throw new Error(`cannot read ${tsconfig}`);
+  return parsed;
+}
+
+/**
+ * Resolve only project-relative imports: bare specifiers (`openai`, `zod`) are recognised by name.
+ * A file the parsers cannot take safely (MAX_NESTING) is left unresolved rather than loaded.
+ */
+function relativeOnly(host: ts.CompilerHost, options: ts.CompilerOptions): ts.CompilerHost['resolveModuleNames'] {
+  const safe = new Map<string, boolean>();
+  const isSafe = (file: string): boolean => {
+    let ok = safe.get(file);
+    if (ok === undefined) {
+      try {
+        ok = maxNesting(host.readFile(file) ?? readFileSync(file, 'utf8')) <= MAX_NESTING;
+      } catch {
+        ok = false;
+      }
+      safe.set(file, ok);
+    }
+    return ok;
+  };
+  return (moduleNames, containingFile) => moduleNames.map((name) => {
+    if (!name.startsWith('.') && !path.isAbsolute(name)) return undefined;
+    const resolved = ts.resolveModuleName(name, containingFile, options, host).resolvedModule;
+    return resolved && (resolved.resolvedFileName.endsWith('.d.ts') || isSafe(resolved.resolvedFileName)) ? resolved : undefined;
+  });
 }
 
 /** Syntax errors of a file (TypeScript keeps them apart from type errors). */

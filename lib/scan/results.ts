@@ -5,7 +5,8 @@
  */
 import type { ChainLink } from '../plan.js';
 import {
-  ANY, ELEMENT_CALLBACK_METHODS, FINISH_VALUES, INDEX0, OBJECT_SHAPES, RESULT_STEPS, TOOL_CALLS_FILTER, TYPE_RENAMES, type Shape, type Step,
+  ANY, ELEMENT_CALLBACK_METHODS, FINISH_VALUES, INDEX0, OBJECT_SHAPES, PARSE_NOTE, REPLAY_NOTE, RESULT_STEPS, TOOL_CALLS_FILTER, TYPE_RENAMES,
+  type Shape, type Step,
 } from '../rules/results.js';
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, isFunctionLike, climbWrappers, startOf, walk,
@@ -245,7 +246,7 @@ export class ResultAnalyzer {
         this.site.note('O-USAGE', 'info', 'Usage fields renamed: prompt_tokens → input_tokens, completion_tokens → output_tokens.');
       }
       if (shape === 'content') return this.contentUse(outer, chain);
-      if (shape === 'parsed') this.site.note('H-PARSE', 'warn', 'responses.parse() does not throw on incomplete output: output_parsed is null unless status is completed.');
+      if (shape === 'parsed') this.site.note('H-PARSE', 'warn', PARSE_NOTE);
       return this.aliasOrDone(outer, shape, chain);
     }
     if (shape === 'finish-reason') return this.finishReasonUse(outer, chain);
@@ -273,7 +274,7 @@ export class ResultAnalyzer {
       const root = this.site.range(chain.root);
       this.site.replay = true;
       this.site.edit({ op: 'replay', rule: 'M-REPLAY', ...this.site.range(outer), rootStart: root.start, rootEnd: root.end, rootText: chain.rootText });
-      this.site.note('T-REASONING-REPLAY', 'warn', "The assistant turn is replayed with toResponseInputItems(output), and include: ['reasoning.encrypted_content'] is sent, so reasoning items survive store: false.");
+      this.site.note('T-REASONING-REPLAY', 'warn', REPLAY_NOTE);
       return;
     }
     const use = useOf(outer);
@@ -408,6 +409,11 @@ export class ResultAnalyzer {
       node = climbWrappers(parent);
       parent = node.parent;
     }
+    if (node !== outer && ts.isPropertyAccessExpression(parent) && parent.expression === node && ELEMENT_CALLBACK_METHODS.has(parent.name.text) &&
+      ts.isCallExpression(parent.parent) && parent.parent.expression === parent) {
+      // `(tool_calls ?? []).map((tc) => …)`: the chain is already rewritten, follow the elements
+      return this.elementCallback(parent.parent, undefined, parent.name.text);
+    }
     if (ts.isForOfStatement(parent) && parent.expression === node) {
       const v = parent.initializer;
       const name = ts.isVariableDeclarationList(v) ? v.declarations[0]?.name : undefined;
@@ -426,10 +432,10 @@ export class ResultAnalyzer {
   }
 
   /** `.map(tc => …)`, `.forEach(…)`, `.find(…)` over tool calls: follow the element parameter. */
-  private elementCallback(call: ts.CallExpression, chain: Chain, method: string): void {
+  private elementCallback(call: ts.CallExpression, chain: Chain | undefined, method: string): void {
     const cb = call.arguments[0] && unwrap(call.arguments[0]);
     const receiver = (call.expression as ts.PropertyAccessExpression).expression;
-    this.edit(receiver, 'tool-calls', chain);
+    if (chain) this.edit(receiver, 'tool-calls', chain);
     if (!cb || !(ts.isArrowFunction(cb) || ts.isFunctionExpression(cb))) return this.site.reason('result-escapes', 'argument');
     const param = cb.parameters[0];
     if (param && ts.isIdentifier(param.name)) {

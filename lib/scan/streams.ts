@@ -182,7 +182,9 @@ export class StreamAnalyzer {
       return results.analyzeValue(awaited, rule.shape);
     }
     // finalContent() / totalUsage(): the value is a field of the final response
-    const field = rule.shape === 'content' ? 'output_text' : 'usage';
+    // totalUsage() always resolved to an object; Response.usage is optional in the types
+    const isTs = /\.(ts|tsx|mts|cts)$/.test(call.getSourceFile().fileName);
+    const field = rule.shape === 'content' ? 'output_text' : isTs ? 'usage!' : 'usage';
     this.site.edit({ op: 'replace', rule: 'S-FINAL', ...this.site.range(awaited), text: `(await ${access.expression.getText()}.finalResponse()).${field}` });
     results.analyzeValue(awaited, rule.shape === 'content' ? 'content' : 'usage');
   }
@@ -278,6 +280,7 @@ export class StreamAnalyzer {
         this.site.note('S-USAGE', 'info', 'Stream usage is read from the response.completed / response.incomplete event; include_usage is not needed.');
         const inGuard = this.narrowed.some((r) => isInside(end, r.node) && this.sameVariable(chain.root, r.variable));
         if (shape === 'chunk-usage' && !chain.usageLinks.length && isBooleanContext(outer)) return edit('usageGuard', end);
+        if (shape === 'chunk-usage' && !chain.usageLinks.length) this.usageKept(outer);
         if (inGuard) return edit('usageNarrowed', end, { tail: chain.usageLinks });
         const tail = chain.usageLinks.map((l, i) => (i === 0 ? { ...l, optional: true } : l));
         return edit('usage', end, { tail });
@@ -343,6 +346,31 @@ export class StreamAnalyzer {
     });
     this.site.note('S-TOOLARGS', 'warn', `Streamed tool calls are collected from response.output_item.done (complete call_id, name and arguments) into ${buffer.text}, in call order.`);
     return true;
+  }
+
+  /**
+   * `last = chunk.usage` / `const u = chunk.usage`: the variable now holds a ResponseUsage, so its
+   * reads get the O-USAGE renames (T-USAGE-SILENT: a missed prompt_tokens is silently undefined).
+   */
+  private usageKept(outer: ts.Node): void {
+    const parent = outer.parent;
+    let name: ts.Identifier | undefined;
+    if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) name = parent.name;
+    else if (ts.isBinaryExpression(parent) && parent.right === outer && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(unwrap(parent.left))) {
+      const decl = this.ctx.checker.getSymbolAtLocation(unwrap(parent.left))?.declarations?.[0];
+      if (decl && ts.isVariableDeclaration(decl) && ts.isIdentifier(decl.name)) name = decl.name;
+    }
+    if (!name) {
+      const use = useOf(outer);
+      if (use !== 'discard' && use !== 'read') this.site.reason('result-escapes', use === 'console' ? 'argument' : use);
+      return;
+    }
+    if (this.followed.has(name)) return;
+    const results = new ResultAnalyzer(this.ctx, this.site, this.isSiteCall);
+    for (const ref of this.references(name)) {
+      if (isWrite(ref)) continue;
+      results.analyzeValue(ref, 'usage');
+    }
   }
 
   private sameVariable(a: ts.Node, b: ts.Node): boolean {

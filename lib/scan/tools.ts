@@ -17,6 +17,7 @@ export class ToolsAnalyzer {
 
   /** The `tools` value: inline array, local array (V-LOCAL), `.map` builder (V-MAP). */
   tools(value: ts.Expression): void {
+    this.retypeCasts(value);
     const v = unwrap(value);
     if (ts.isArrayLiteralExpression(v)) return this.array(v);
     if (ts.isIdentifier(v)) {
@@ -109,6 +110,7 @@ export class ToolsAnalyzer {
     if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer) return undefined;
     const init = unwrap(decl.initializer);
     if (!ts.isArrayLiteralExpression(init) || isExported(this.ctx.checker, decl.name)) return undefined;
+    this.retypeCasts(decl.initializer);
     for (const ref of referencesOf(this.ctx.checker, decl.name)) {
       const use = climbWrappers(ref);
       const parent = use.parent;
@@ -127,10 +129,20 @@ export class ToolsAnalyzer {
     if (!decl || !ts.isVariableDeclaration(decl) || !decl.initializer || !ts.isIdentifier(decl.name)) return undefined;
     const init = unwrap(decl.initializer);
     if (!ts.isObjectLiteralExpression(init) || isExported(this.ctx.checker, decl.name)) return undefined;
+    this.retypeCasts(decl.initializer);
     if (referencesOf(this.ctx.checker, decl.name).some((r) => !ts.isArrayLiteralExpression(climbWrappers(r).parent))) return undefined;
     this.site.share('tools', decl);
     if (decl.type) this.retype(decl.type);
     return init;
+  }
+
+  /** `[…] satisfies ChatCompletionTool[]` / `as …`: the cast is retyped too (§2.3). */
+  private retypeCasts(e: ts.Expression): void {
+    let current: ts.Expression = e;
+    while (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current)) {
+      if (!ts.isParenthesizedExpression(current)) this.retype(current.type);
+      current = current.expression;
+    }
   }
 
   /** `ChatCompletionTool[]` → `Tool[]` on a unit-local tools declaration (R-TOOLS, H-TYPES). */
