@@ -26,8 +26,8 @@ export interface FileDiff {
 
 export interface RunResult {
   report: Report;
-  /** Dry run: one unified diff per file that would change. */
-  diffs: FileDiff[];
+  /** Dry run: one unified diff per file that would change (computed when asked for). */
+  readonly diffs: FileDiff[];
   /** Write mode: the command that formats the changed files, when any changed. */
   formatCommand?: string;
   /** Every file the run changed (or would change), with its text before and after. */
@@ -109,9 +109,13 @@ export async function run(options: Options): Promise<RunResult> {
     warnings,
     changedFiles,
   };
+  let diffs: FileDiff[] | undefined;
   return {
     report,
-    diffs: options.dryRun ? outcome.changes.map((c) => ({ file: c.rel, patch: unifiedDiff(c) })) : [],
+    get diffs() {
+      diffs ??= options.dryRun ? outcome.changes.map((c) => ({ file: c.rel, patch: unifiedDiff(c) })) : [];
+      return diffs;
+    },
     formatCommand: !options.dryRun && changedFiles.length ? formatterCommand(options.cwd, changedFiles) : undefined,
     changes: outcome.changes,
   };

@@ -28,7 +28,7 @@ export function parserOptions(file: string): ParserOptions {
     allowNewTargetOutsideFunction: true,
     allowUndeclaredExports: true,
     errorRecovery: false,
-    tokens: true,
+    // no token list: nothing is printed through recast, the edits are text patches
     plugins: pluginsFor(file),
   };
 }

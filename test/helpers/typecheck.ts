@@ -25,17 +25,23 @@ export interface TypeError {
  * work. Returns the errors per file (relative to base).
  */
 export async function typecheck(base: string, files: string[], sdk: SdkLine): Promise<TypeError[]> {
+  return typecheckTexts(base, files.map((file) => ({ file })), sdk);
+}
+
+/** Like typecheck, with some files' texts replaced (a migrated version that is not on disk). */
+export async function typecheckTexts(base: string, entries: { file: string; text?: string }[], sdk: SdkLine): Promise<TypeError[]> {
   const scratch = path.join(REPO, 'test', 'tmp', `typecheck-${sdk}-${process.pid}`);
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(path.join(scratch, 'node_modules'), { recursive: true });
   if (sdk === 'openai7') symlinkSync(path.join(REPO, 'node_modules', 'openai7'), path.join(scratch, 'node_modules', 'openai'), 'dir');
   writeFileSync(path.join(scratch, 'package.json'), '{ "type": "module" }\n');
   const copied: string[] = [];
-  for (const file of files) {
+  for (const { file, text } of entries) {
     const rel = path.relative(base, file);
     const target = path.join(scratch, 'src', rel);
     mkdirSync(path.dirname(target), { recursive: true });
-    cpSync(file, target);
+    if (text === undefined) cpSync(file, target);
+    else writeFileSync(target, text);
     copied.push(path.join('src', rel));
   }
   writeFileSync(path.join(scratch, 'tsconfig.json'), JSON.stringify({
