@@ -8,6 +8,7 @@ import { FORMATS, KINDS, defaultOptions, type Kind, type Options, type OutputFor
 import { formatForFile, render } from '../lib/report/index.js';
 import { REASON_CODES } from '../lib/rules/reasons.js';
 import { RULES } from '../lib/rules/registry.js';
+import { NO_PROGRESS, terminalProgress } from '../lib/progress.js';
 import { run, UsageError, type RunResult } from '../lib/run.js';
 import { VERSION } from '../lib/version.js';
 
@@ -124,7 +125,15 @@ async function main(argv: string[]): Promise<number> {
   const options = optionsFrom(cmd, cmd.args);
   try {
     const reportFormat = options.reportFile ? reportFormatOf(options.reportFile) : undefined;
-    const result = await run(options);
+    // progress only for people watching: a terminal on stderr, and never around a JSON or SARIF document
+    const watched = Boolean(process.stderr.isTTY) && (options.format === 'text' || options.format === 'markdown');
+    const progress = watched ? terminalProgress() : NO_PROGRESS;
+    let result: RunResult;
+    try {
+      result = await run(options, progress);
+    } finally {
+      progress.done();
+    }
     if (options.dryRun && options.format === 'text') {
       for (const diff of result.diffs) process.stdout.write(`${colorDiff(diff.patch, options.color)}\n`);
     }

@@ -12,6 +12,7 @@ import { reasonMessage } from './rules/reasons.js';
 import type { Options } from './options.js';
 import { SCHEMA_VERSION, type Report, type SiteRecord } from './report/model.js';
 import { summarize } from './report/summary.js';
+import { NO_PROGRESS, type ProgressHooks } from './progress.js';
 import { parseAllowList } from './scan/context.js';
 import { VERSION } from './version.js';
 
@@ -45,8 +46,9 @@ function timer(): (phase: string) => void {
   };
 }
 
-export async function run(options: Options): Promise<RunResult> {
+export async function run(options: Options, progress: ProgressHooks = NO_PROGRESS): Promise<RunResult> {
   const mark = timer();
+  progress.phase('Reading files…');
   let allow;
   try {
     allow = parseAllowList(options.allowBaseUrls);
@@ -61,6 +63,7 @@ export async function run(options: Options): Promise<RunResult> {
   mark('load');
   const { discovery, read } = await io;
   mark('discover+read');
+  progress.phase(`Scanning ${read.candidates.length} of ${discovery.files.length} files…`);
   const warnings: string[] = [];
   if (read.candidates.length === 0) {
     warnings.push(`no files that import or require \`openai\` under ${options.paths.map(shown).join(', ')}`);
@@ -76,6 +79,7 @@ export async function run(options: Options): Promise<RunResult> {
       })
     : { plans: [], notices: [], errors: [], warnings: [], typeAware: false };
   mark('scan');
+  progress.phase(options.dryRun ? 'Computing the rewrites…' : 'Rewriting files…');
   warnings.push(...result.warnings, ...sdkVersionWarnings(options));
   const outcome = await applyPlans({
     plans: result.plans,

@@ -113,29 +113,51 @@ export class SourceEditor {
 
   /** Remove item `index` of a list, with its comma, and its whole line when it sits alone on one. */
   removeItem(items: readonly { start: number; end: number }[], index: number): void {
-    const item = items[index];
-    const comma = this.commaAfter(item.end);
-    const next = items[index + 1];
-    if (!next && comma === undefined && index > 0) {
-      // last item without a trailing comma: take the comma before it
-      const prev = items[index - 1];
-      const prevComma = this.commaAfter(prev.end)!;
-      const ownLine = this.indentAt(item.start) !== undefined;
-      this.remove(prevComma - 1, ownLine ? item.end : item.end);
+    this.removeItems(items, [index]);
+  }
+
+  /**
+   * Remove several items of one list at once. Neighbouring items are removed as one run, so two
+   * removals never fight over the comma between them.
+   */
+  removeItems(items: readonly { start: number; end: number }[], indices: readonly number[]): void {
+    const sorted = [...new Set(indices)].sort((a, b) => a - b);
+    const runs: [number, number][] = [];
+    for (const i of sorted) {
+      const last = runs[runs.length - 1];
+      if (last && last[1] === i - 1) last[1] = i;
+      else runs.push([i, i]);
+    }
+    for (const [i, j] of runs) this.removeRun(items, i, j);
+  }
+
+  private removeRun(items: readonly { start: number; end: number }[], i: number, j: number): void {
+    const first = items[i];
+    const last = items[j];
+    const next = items[j + 1];
+    const comma = this.commaAfter(last.end);
+    const ownLines = this.indentAt(first.start) !== undefined;
+    if (!next && comma === undefined) {
+      if (i > 0) {
+        // the run ends the list without a trailing comma: take the comma before it
+        const prevComma = this.commaAfter(items[i - 1].end)!;
+        this.remove(prevComma - 1, last.end);
+        return;
+      }
+      // every item goes
+      if (ownLines) this.remove(this.lineStart(first.start), Math.min(this.lineEnd(last.end) + 1, this.text.length));
+      else this.remove(first.start, last.end);
       return;
     }
-    const afterItem = comma ?? item.end;
-    const indent = this.indentAt(item.start);
-    const rest = this.text.slice(afterItem, this.lineEnd(afterItem));
-    if (indent !== undefined && /^\s*$/.test(rest) && (!next || next.start > this.lineEnd(afterItem))) {
-      const ls = this.lineStart(item.start);
-      const le = this.lineEnd(afterItem);
-      this.remove(ls, Math.min(le + 1, this.text.length));
+    const afterRun = comma ?? last.end;
+    const rest = this.text.slice(afterRun, this.lineEnd(afterRun));
+    if (ownLines && /^\s*$/.test(rest) && (!next || next.start > this.lineEnd(afterRun))) {
+      this.remove(this.lineStart(first.start), Math.min(this.lineEnd(afterRun) + 1, this.text.length));
       return;
     }
-    let end = afterItem;
+    let end = afterRun;
     while (end < this.text.length && (this.text[end] === ' ' || this.text[end] === '\t')) end++;
-    this.remove(item.start, next ? Math.min(end, next.start) : end);
+    this.remove(first.start, next ? Math.min(end, next.start) : end);
   }
 
   /**

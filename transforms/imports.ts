@@ -121,7 +121,7 @@ function releaseUnused(ctx: TransformContext): { start: number; end: number }[] 
       const end = ctx.text.indexOf('\n', decl.end);
       freed.push({ start: ctx.editor.lineStart(decl.start), end: end === -1 ? decl.end : end + 1 });
     } else {
-      for (const s of drop) ctx.editor.removeItem(specs, specs.indexOf(s));
+      ctx.editor.removeItems(specs, drop.map((s) => specs.indexOf(s)));
     }
   }
   return freed;

@@ -23,11 +23,12 @@ function rewriteMessage(ctx: TransformContext, message: Node): void {
   const role = stringLiteralValue(findProp(message, 'role')?.value as Node);
   if (role === 'tool' || findProp(message, 'tool_call_id')) return rewriteToolReply(ctx, message);
   if (findProp(message, 'tool_calls')) return expandAssistantToolCalls(ctx, message);
-  for (const p of items) {
+  // M-NAME: `name` goes; so do null `refusal` / `audio`, which input messages do not take
+  const dropped = items.filter((p) => {
     const key = propKey(p);
-    if (key === 'name') ctx.editor.removeItem(items, items.indexOf(p)); // M-NAME
-    if ((key === 'refusal' || key === 'audio') && isNullish(p.value as Node)) ctx.editor.removeItem(items, items.indexOf(p));
-  }
+    return key === 'name' || ((key === 'refusal' || key === 'audio') && isNullish(p.value as Node));
+  });
+  ctx.editor.removeItems(items, dropped.map((p) => items.indexOf(p)));
   const content = findProp(message, 'content');
   const value = valueOf(content);
   if (!value || value.type !== 'ArrayExpression') return;

@@ -87,7 +87,7 @@ function finishList(ctx: TransformContext, obj: Node, items: Node[], removed: Se
     kept.push(last);
     removed.delete(last);
   }
-  for (const p of removed) editor.removeItem(items, items.indexOf(p));
+  editor.removeItems(items, [...removed].map((p) => items.indexOf(p)));
   for (const code of appends) editor.insertItem(kept, kept.length, code, obj.start + 1);
 }
 

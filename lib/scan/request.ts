@@ -407,10 +407,11 @@ export function isInert(key: string, value: ts.Expression): boolean {
   return false;
 }
 
+/** Both limits can reach the same request: in one object, or one of them outside any branch. */
 function bothUnconditional(entries: Entry[]): boolean {
-  const a = entries.find((e) => e.key === 'max_tokens');
-  const b = entries.find((e) => e.key === 'max_completion_tokens');
-  return Boolean(a && b && !(a.conditional && b.conditional && a.holder !== b.holder));
+  const a = entries.filter((e) => e.key === 'max_tokens');
+  const b = entries.filter((e) => e.key === 'max_completion_tokens');
+  return a.some((x) => b.some((y) => x.holder === y.holder || !x.conditional || !y.conditional));
 }
 
 function isWrite(id: ts.Identifier): boolean {
