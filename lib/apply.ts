@@ -11,7 +11,35 @@ import { createTwoFilesPatch } from 'diff';
 import { relativePath, UsageError } from './files.js';
 import type { Edit, FilePlan, SitePlan } from './plan.js';
 import type { FileError } from './report/model.js';
-import { transformFile, type MarkerRequest } from '../transforms/index.js';
+import type { MarkerRequest, TransformContext } from '../transforms/index.js';
+
+/** One file to transform: what the transforms need, nothing else (it may cross to a worker). */
+export interface TransformJob {
+  file: string;
+  text: string;
+  edits: Edit[];
+  markers: MarkerRequest[];
+}
+
+export type TransformResult = { ok: true; output: string; changed: boolean } | { ok: false; error: string };
+
+/** Runs transform jobs: in this thread by default, or in a worker (lib/worker.ts). */
+export type TransformRunner = (jobs: TransformJob[]) => Promise<TransformResult[]>;
+
+/** In this thread; the transforms (jscodeshift, Babel) are loaded on first use. */
+export const runTransformsHere: TransformRunner = (jobs) => runTransformsWith(jobs, () => undefined);
+
+/** Runs the jobs, using a context parsed ahead of time when `prepared` has one for the file. */
+export async function runTransformsWith(jobs: TransformJob[], prepared: (file: string) => TransformContext | undefined): Promise<TransformResult[]> {
+  const { transformFile } = await import('../transforms/index.js');
+  return jobs.map((job) => {
+    try {
+      return { ok: true as const, ...transformFile(job.file, job.text, job.edits, job.markers, prepared(job.file)) };
+    } catch (err) {
+      return { ok: false as const, error: (err as Error).message.split('\n')[0] };
+    }
+  });
+}
 
 export interface SourceState {
   text: string;
@@ -49,11 +77,12 @@ export interface ApplyOutcome {
   interrupted?: NodeJS.Signals;
 }
 
-export async function applyPlans(input: ApplyInput): Promise<ApplyOutcome> {
+export async function applyPlans(input: ApplyInput, runTransforms: TransformRunner = runTransformsHere): Promise<ApplyOutcome> {
   const work = collect(input);
   const changes: FileChange[] = [];
   const errors: FileError[] = [];
   const failed = new Map<SitePlan, string>();
+  const jobs: (TransformJob & { bom: boolean; sites: SitePlan[] })[] = [];
   for (const [file, job] of work) {
     if (!insideRoots(file, input.roots)) {
       errors.push({ file: relativePath(input.cwd, file), message: 'rewrite refused: the file is outside the paths given' });
@@ -61,15 +90,19 @@ export async function applyPlans(input: ApplyInput): Promise<ApplyOutcome> {
       continue;
     }
     const state = input.texts.get(file) ?? (await readState(file));
-    try {
-      const { output, changed } = transformFile(file, state.text, job.edits, job.markers);
-      if (changed) changes.push({ file, rel: relativePath(input.cwd, file), before: state.text, after: output, bom: state.bom });
-    } catch (err) {
-      const message = (err as Error).message.split('\n')[0];
-      errors.push({ file: relativePath(input.cwd, file), message: `rewrite failed, file left unchanged: ${message}` });
-      for (const site of job.sites) failed.set(site, message);
-    }
+    jobs.push({ file, text: state.text, edits: job.edits, markers: job.markers, bom: state.bom, sites: job.sites });
   }
+  const results = jobs.length ? await runTransforms(jobs.map(({ file, text, edits, markers }) => ({ file, text, edits, markers }))) : [];
+  jobs.forEach((job, i) => {
+    const result = results[i];
+    const rel = relativePath(input.cwd, job.file);
+    if (result.ok) {
+      if (result.changed) changes.push({ file: job.file, rel, before: job.text, after: result.output, bom: job.bom });
+      return;
+    }
+    errors.push({ file: rel, message: `rewrite failed, file left unchanged: ${result.error}` });
+    for (const site of job.sites) failed.set(site, result.error);
+  });
   // a site is only as good as every file it touches: drop files that hold part of a failed site
   let kept = changes;
   for (let again = true; again;) {

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { FileChange } from './apply.js';
+import type { FileChange, TransformResult, TransformRunner } from './apply.js';
 import { discoverFiles, readCandidates, relativePath, UsageError, type Discovery, type ReadResult } from './files.js';
 import { formatterCommand } from './formatter.js';
 import { reasonMessage } from './rules/reasons.js';
@@ -13,8 +13,9 @@ import type { Options } from './options.js';
 import { SCHEMA_VERSION, type Report, type SiteRecord } from './report/model.js';
 import { summarize } from './report/summary.js';
 import { NO_PROGRESS, type ProgressHooks } from './progress.js';
-import { parseAllowList } from './scan/context.js';
+import { parseAllowList, type AllowList } from './allow.js';
 import { VERSION } from './version.js';
+import type { HelperReply, HelperRequest } from './worker.js';
 
 export { UsageError };
 
@@ -56,12 +57,20 @@ export async function run(options: Options, progress: ProgressHooks = NO_PROGRES
     throw new UsageError((err as Error).message);
   }
   const tsconfig = findTsconfig(options);
-  // the file system is walked in a worker while the compiler loads here
-  const io = discoverAndRead(options.paths, options.cwd);
-  io.catch(() => {}); // handled below, once the modules are loaded
+  // the file system is walked in the helper thread while the compiler loads here
+  const helper = startHelper(options.paths, options.cwd);
+  helper.io.catch(() => {}); // handled below, once the modules are loaded
+  try {
+    return await runWith(helper, options, progress, allow, tsconfig, mark);
+  } finally {
+    helper.close();
+  }
+}
+
+async function runWith(helper: Helper, options: Options, progress: ProgressHooks, allow: AllowList, tsconfig: string | undefined, mark: (phase: string) => void): Promise<RunResult> {
   const [{ scan }, { applyPlans, unifiedDiff }] = await Promise.all([import('./scan/index.js'), import('./apply.js')]);
   mark('load');
-  const { discovery, read } = await io;
+  const { discovery, read } = await helper.io;
   mark('discover+read');
   progress.phase(`Scanning ${read.candidates.length} of ${discovery.files.length} files…`);
   const warnings: string[] = [];
@@ -89,7 +98,7 @@ export async function run(options: Options, progress: ProgressHooks = NO_PROGRES
     dryRun: options.dryRun,
     markers: options.markers,
     force: options.force,
-  });
+  }, helper.runTransforms);
   mark('transform');
   for (const [site, message] of outcome.failed) {
     site.record.status = 'manual';
@@ -137,28 +146,57 @@ function rootsOf(options: Options): string[] {
   });
 }
 
-/** Discovery and reading, in a worker thread when one can be started. */
-async function discoverAndRead(paths: string[], cwd: string): Promise<{ discovery: Discovery; read: ReadResult }> {
-  const inThread = async () => {
-    const discovery = await discoverFiles(paths, cwd);
-    return { discovery, read: await readCandidates(discovery.files, cwd) };
-  };
+interface Helper {
+  io: Promise<{ discovery: Discovery; read: ReadResult }>;
+  /** Runs the transforms in the helper thread, or here when there is none. */
+  runTransforms?: TransformRunner;
+  close(): void;
+}
+
+/**
+ * Discovery and reading start at once, in the helper thread (lib/worker.ts) when one can be
+ * started, so they overlap with loading the compiler here; the same thread then runs the
+ * transforms.
+ */
+function startHelper(paths: string[], cwd: string): Helper {
+  const inThread = (): Helper => ({
+    io: (async () => {
+      const discovery = await discoverFiles(paths, cwd);
+      return { discovery, read: await readCandidates(discovery.files, cwd) };
+    })(),
+    close() {},
+  });
   // run from TypeScript sources (tests), a worker could not load the .ts entry: stay in this thread
   if (import.meta.url.endsWith('.ts')) return inThread();
   let worker: Worker;
   try {
-    worker = new Worker(new URL('./io-worker.js', import.meta.url), { workerData: { paths, cwd } });
+    worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { paths, cwd } });
   } catch {
     return inThread();
   }
-  return new Promise((resolve, reject) => {
-    worker.once('message', (m: { ok: true; discovery: Discovery; read: ReadResult } | { ok: false; name: string; message: string }) => {
-      if (m.ok) resolve({ discovery: m.discovery, read: m.read });
-      else reject(m.name === 'UsageError' ? new UsageError(m.message) : new Error(m.message));
-      void worker.terminate();
+  let pending: ((results: TransformResult[]) => void) | undefined;
+  let failed: ((err: Error) => void) | undefined;
+  const io = new Promise<{ discovery: Discovery; read: ReadResult }>((resolve, reject) => {
+    worker.on('message', (m: HelperReply) => {
+      if (m.type === 'io') {
+        if (m.ok) resolve({ discovery: m.discovery, read: m.read });
+        else reject(m.name === 'UsageError' ? new UsageError(m.message) : new Error(m.message));
+      } else if (m.type === 'transform') pending?.(m.results);
     });
-    worker.once('error', reject);
+    worker.on('error', (err) => {
+      reject(err);
+      failed?.(err);
+    });
   });
+  return {
+    io,
+    runTransforms: (jobs) => new Promise((resolve, reject) => {
+      pending = resolve;
+      failed = reject;
+      worker.postMessage({ type: 'transform', jobs } satisfies HelperRequest);
+    }),
+    close: () => void worker.terminate(),
+  };
 }
 
 /** `./src` as the user wrote it, without a trailing slash. */

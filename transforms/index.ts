@@ -46,6 +46,8 @@ export const TRANSFORMS: readonly Transform[] = [
   { name: 'helpers', description: 'zod and standard-schema helpers (H-ZODFORMAT, H-ZODFUNCTION)', ops: ['helper-call'], apply: as(rewriteHelperCall) },
 ];
 
+export { TransformContext };
+
 export interface MarkerRequest {
   statementStart: number;
   reasons: readonly Reason[];
@@ -60,8 +62,12 @@ export interface FileTransformResult {
  * Run every planned edit of one file, then the imports and markers, print once and re-parse.
  * Throws when an edit cannot be applied or the output does not parse; the caller rolls back.
  */
-export function transformFile(file: string, text: string, edits: readonly Edit[], markers: readonly MarkerRequest[]): FileTransformResult {
-  const ctx = new TransformContext(file, text);
+export function transformFile(
+  file: string, text: string, edits: readonly Edit[], markers: readonly MarkerRequest[],
+  /** A context parsed ahead of time for this very text (the helper thread parses while the scan runs). */
+  prepared?: TransformContext,
+): FileTransformResult {
+  const ctx = prepared && prepared.file === file && prepared.text === text ? prepared : new TransformContext(file, text);
   for (const t of TRANSFORMS) {
     for (const edit of edits) if (t.ops.includes(edit.op)) t.apply(ctx, edit);
   }

@@ -1,30 +1,9 @@
 /** What every part of the scanner needs to know about the run. */
+import type { AllowList } from '../allow.js';
 import { relativePath } from '../files.js';
 import { ts } from './ast.js';
 
-export interface AllowList {
-  /** Lower-case origins (`https://host:port`). */
-  origins: Set<string>;
-  /** Environment variable names (`env:NAME` entries). */
-  envNames: Set<string>;
-}
-
-export function parseAllowList(entries: string[]): AllowList {
-  const origins = new Set<string>();
-  const envNames = new Set<string>();
-  for (const entry of entries) {
-    if (entry.startsWith('env:')) {
-      envNames.add(entry.slice(4));
-      continue;
-    }
-    try {
-      origins.add(new URL(entry).origin.toLowerCase());
-    } catch {
-      throw new Error(`--allow-base-url: "${entry}" is neither a URL (https://host) nor env:NAME`);
-    }
-  }
-  return { origins, envNames };
-}
+export type { AllowList };
 
 export interface ScanContext {
   checker: ts.TypeChecker;

@@ -4,15 +4,15 @@
  * checker can tell what type a receiver has; without one, only relative imports are followed
  * ("import tracking") and nothing from node_modules is loaded.
  *
- * The program is created with the TypeScript compiler that ts-morph bundles, through a compiler
- * host that serves the candidates' texts from memory. ts-morph's Project wrapper is not used here:
- * it wraps every file's children on creation, which is quadratic on one-line minified bundles
- * (13 s for a single 8,000-function line, against 0.3 s for the program alone).
+ * The program is created with the TypeScript compiler that ts-morph bundles (its core package,
+ * @ts-morph/common), through a compiler host that serves the candidates' texts from memory.
+ * ts-morph's Project wrapper is not used here: it wraps every file's children on creation, which
+ * is quadratic on one-line minified bundles (13 s for a single 8,000-function line, against 0.3 s
+ * for the program alone), and loading it costs 90 ms on every run.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';
-import { ts } from 'ts-morph';
+import { getLibFiles, libFolderInMemoryPath, ts } from '@ts-morph/common';
 import { MAX_NESTING, maxNesting } from './guards.js';
 
 export interface CandidateText {
