@@ -3,7 +3,7 @@
  * The scanner works on compiler nodes directly: it is faster than wrapping every node, and the
  * offsets it records are the same character offsets the jscodeshift transforms see.
  */
-import { ts } from '@ts-morph/common';
+import ts from './typescript.cjs';
 
 export { ts };
 

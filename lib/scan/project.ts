@@ -12,8 +12,15 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { getLibFiles, libFolderInMemoryPath, ts } from '@ts-morph/common';
+import { createRequire } from 'node:module';
+import type * as TsMorphCommon from '@ts-morph/common';
 import { MAX_NESTING, maxNesting } from './guards.js';
+import ts from './typescript.cjs';
+
+/** ts-morph's core package, only for its bundled lib files (type-aware mode). */
+function tsMorphCommon(): typeof TsMorphCommon {
+  return createRequire(import.meta.url)('@ts-morph/common') as typeof TsMorphCommon;
+}
 
 export interface CandidateText {
   /** Absolute path. */
@@ -78,13 +85,14 @@ function build(candidates: CandidateText[], tsconfig: string | undefined): ScanP
     ? { ...config.options, allowJs: true, checkJs: false, noEmit: true, skipLibCheck: true }
     : FALLBACK_OPTIONS;
   const memory = new Map(candidates.map((c) => [path.normalize(c.path), c.text]));
+  const host = ts.createCompilerHost(options, true);
   if (config) {
     // ts-morph bundles the lib files (the compiler it ships has no lib folder on disk)
+    const { getLibFiles, libFolderInMemoryPath } = tsMorphCommon();
     for (const lib of getLibFiles()) memory.set(path.join(libFolderInMemoryPath, lib.fileName), lib.text);
+    host.getDefaultLibLocation = () => libFolderInMemoryPath;
+    host.getDefaultLibFileName = (o) => path.join(libFolderInMemoryPath, ts.getDefaultLibFileName(o));
   }
-  const host = ts.createCompilerHost(options, true);
-  host.getDefaultLibLocation = () => libFolderInMemoryPath;
-  host.getDefaultLibFileName = (o) => path.join(libFolderInMemoryPath, ts.getDefaultLibFileName(o));
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (file) => memory.has(path.normalize(file)) || fileExists(file);
   const readFile = host.readFile.bind(host);
