@@ -299,3 +299,22 @@ globalThis.fetch = deny;\n`);
     assert.match(out, /\{ \n {2}\/\/ TODO\(migrate-responses\): provider-not-openai: Client targets llm\.vendor\.example; Responses support there is unknown\.\n {2}const r = await client\.chat/);
   });
 });
+
+describe('properties over the whole fixture corpus', () => {
+  it('idempotency: the tool run on its own output (rewrites and markers) changes nothing, for every fixture', async () => {
+    const { loadFixtures, fixtureOptions } = await import('./helpers/fixtures.js');
+    const { cpSync } = await import('node:fs');
+    const unstable: string[] = [];
+    for (const f of loadFixtures()) {
+      const scratch = mkdtempSync(path.join(os.tmpdir(), 'mr-idem-'));
+      dirs.push(scratch);
+      cpSync(f.dir, scratch, { recursive: true });
+      const inputs = f.inputs.map((i) => path.join(scratch, path.relative(f.dir, i)));
+      const copy = { ...f, dir: scratch, inputs };
+      const first = await run(fixtureOptions(copy, { dryRun: false, force: true }));
+      const second = await run(fixtureOptions(copy, { dryRun: false, force: true }));
+      if (second.report.changedFiles.length) unstable.push(`${f.name}: ${second.report.changedFiles.join(', ')} (first run changed ${first.report.changedFiles.length})`);
+    }
+    assert.deepEqual(unstable, []);
+  });
+});
