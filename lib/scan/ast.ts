@@ -214,3 +214,20 @@ export function isWriteReference(id: ts.Node): boolean {
     (parent.operator === ts.SyntaxKind.PlusPlusToken || parent.operator === ts.SyntaxKind.MinusMinusToken)) return true;
   return false;
 }
+
+export function isEquality(kind: ts.SyntaxKind): boolean {
+  return kind === ts.SyntaxKind.EqualsEqualsEqualsToken || kind === ts.SyntaxKind.ExclamationEqualsEqualsToken ||
+    kind === ts.SyntaxKind.EqualsEqualsToken || kind === ts.SyntaxKind.ExclamationEqualsToken;
+}
+
+/** A value tested for truth: `if (x)`, `while (x)`, `for (;x;)`, `!x`, `x ? … : …`, `x && …`. */
+export function isBooleanContext(node: ts.Node): boolean {
+  const outer = climbWrappers(node);
+  const parent = outer.parent;
+  if ((ts.isIfStatement(parent) || ts.isWhileStatement(parent) || ts.isDoStatement(parent)) && parent.expression === outer) return true;
+  if (ts.isForStatement(parent) && parent.condition === outer) return true;
+  if (ts.isConditionalExpression(parent) && parent.condition === outer) return true;
+  if (ts.isPrefixUnaryExpression(parent) && parent.operator === ts.SyntaxKind.ExclamationToken) return true;
+  if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && parent.left === outer) return true;
+  return false;
+}

@@ -7,7 +7,7 @@ import { CHAT_PARAMS, MIN_OUTPUT_TOKENS, UNSUPPORTED_MODEL } from '../rules/requ
 import { helperRename } from '../rules/helpers.js';
 import { TYPE_RENAMES } from '../rules/results.js';
 import {
-  ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, propertyValue, shortText, climbWrappers,
+  ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, propertyValue, shortText, climbWrappers, isWriteReference,
 } from './ast.js';
 import { bindingOfExpression, declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
@@ -76,7 +76,7 @@ export class RequestAnalyzer {
       if (use.parent && ts.isSpreadAssignment(use.parent)) continue;
       return undefined;
     }
-    if (decl.parent.flags & ts.NodeFlags.Const || !referencesOf(this.ctx.checker, decl.name).some(isWrite)) {
+    if (decl.parent.flags & ts.NodeFlags.Const || !referencesOf(this.ctx.checker, decl.name).some(isWriteReference)) {
       this.site.share('params', decl);
       if (decl.type) this.retype(decl.type);
       void call;
@@ -412,11 +412,6 @@ function bothUnconditional(entries: Entry[]): boolean {
   const a = entries.filter((e) => e.key === 'max_tokens');
   const b = entries.filter((e) => e.key === 'max_completion_tokens');
   return a.some((x) => b.some((y) => x.holder === y.holder || !x.conditional || !y.conditional));
-}
-
-function isWrite(id: ts.Identifier): boolean {
-  const use = climbWrappers(id);
-  return ts.isBinaryExpression(use.parent) && use.parent.left === use && use.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
 }
 
 /** A call that is itself a chat call site (`….chat.completions.create(…)`), for unit sharing. */

@@ -10,6 +10,7 @@ import {
 } from '../rules/results.js';
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, isFunctionLike, climbWrappers, startOf, walk,
+  isBooleanContext, isEquality, isWriteReference,
 } from './ast.js';
 import { declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
@@ -497,7 +498,7 @@ export class ResultAnalyzer {
       if (this.followed.has(parent.name)) return;
       this.followed.add(parent.name);
       for (const ref of referencesOf(this.ctx.checker, parent.name)) {
-        if (isAssigned(ref)) continue;
+        if (isWriteReference(ref)) continue;
         this.contentUse(climbWrappers(ref), { root: ref, accessed: [], links: [], rootOptional: false });
       }
     }
@@ -615,29 +616,6 @@ function ruleOf(shape: Shape): string {
     case 'usage': case 'prompt-details': case 'completion-details': return 'O-USAGE';
     default: return 'O-CHOICES';
   }
-}
-
-/** A value tested for truth: `if (x)`, `while (x)`, `!x`, `x ? … : …`, `x && …`. */
-function isBooleanContext(node: ts.Node): boolean {
-  const outer = climbWrappers(node);
-  const parent = outer.parent;
-  if ((ts.isIfStatement(parent) || ts.isWhileStatement(parent) || ts.isDoStatement(parent)) && parent.expression === outer) return true;
-  if (ts.isForStatement(parent) && parent.condition === outer) return true;
-  if (ts.isConditionalExpression(parent) && parent.condition === outer) return true;
-  if (ts.isPrefixUnaryExpression(parent) && parent.operator === ts.SyntaxKind.ExclamationToken) return true;
-  if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && parent.left === outer) return true;
-  return false;
-}
-
-function isEquality(kind: ts.SyntaxKind): boolean {
-  return kind === ts.SyntaxKind.EqualsEqualsEqualsToken || kind === ts.SyntaxKind.ExclamationEqualsEqualsToken ||
-    kind === ts.SyntaxKind.EqualsEqualsToken || kind === ts.SyntaxKind.ExclamationEqualsToken;
-}
-
-function isAssigned(ref: ts.Node): boolean {
-  const use = climbWrappers(ref);
-  return ts.isBinaryExpression(use.parent) && use.parent.left === use && use.parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
-    use.parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
 }
 
 /** How a value is used by its context, when it is not read further. */

@@ -9,7 +9,7 @@ import {
   ANY, CHUNK_STEPS, FINAL_METHODS, INDEX0, LISTENERS, SAME_STREAM_MEMBERS, STREAM_FINISH_CONDITIONS,
   type ChunkShape, type ChunkStep,
 } from '../rules/streams.js';
-import { ts, climbWrappers, unwrap, stringValue, numberValue, isInside, isFunctionLike } from './ast.js';
+import { ts, climbWrappers, unwrap, stringValue, numberValue, isInside, isFunctionLike, isBooleanContext, isEquality, isWriteReference } from './ast.js';
 import type { ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import { ResultAnalyzer, useOf } from './results.js';
@@ -336,7 +336,7 @@ export class StreamAnalyzer {
       (unwrap(decl.initializer) as ts.ArrayLiteralExpression).elements.length || decl.getStart() > outerLoop.getStart()) return false;
     for (const ref of referencesOf(this.ctx.checker, decl.name as ts.Identifier)) {
       if (isInside(ref, outerLoop) && !isInside(ref, inner)) return false;
-      if (isWrite(ref)) return false;
+      if (isWriteReference(ref)) return false;
     }
     const text = shape.render(literal, event.text);
     if (!text) return false;
@@ -368,7 +368,7 @@ export class StreamAnalyzer {
     if (this.followed.has(name)) return;
     const results = new ResultAnalyzer(this.ctx, this.site, this.isSiteCall);
     for (const ref of this.references(name)) {
-      if (isWrite(ref)) continue;
+      if (isWriteReference(ref)) continue;
       results.analyzeValue(ref, 'usage');
     }
   }
@@ -397,12 +397,6 @@ function enclosingForAwait(node: ts.Node): ts.ForOfStatement | undefined {
     current = current.parent;
   }
   return undefined;
-}
-
-function isWrite(ref: ts.Node): boolean {
-  const use = climbWrappers(ref);
-  return ts.isBinaryExpression(use.parent) && use.parent.left === use && use.parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
-    use.parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
 }
 
 type ToolField = 'id' | 'name' | 'arguments';
@@ -579,20 +573,4 @@ function accessOf(outer: ts.Node, parent: ts.Node): Access | undefined {
 function describe(chain: ChunkChain, next?: string): string {
   const names = ['chunk', ...chain.accessed, ...(next ? [next] : [])].map((n) => (n === INDEX0 ? '[0]' : n === ANY ? '[i]' : n));
   return names.join('.').replace(/\.\[/g, '[');
-}
-
-function isEquality(kind: ts.SyntaxKind): boolean {
-  return kind === ts.SyntaxKind.EqualsEqualsEqualsToken || kind === ts.SyntaxKind.ExclamationEqualsEqualsToken ||
-    kind === ts.SyntaxKind.EqualsEqualsToken || kind === ts.SyntaxKind.ExclamationEqualsToken;
-}
-
-function isBooleanContext(node: ts.Node): boolean {
-  const outer = climbWrappers(node);
-  const parent = outer.parent;
-  if ((ts.isIfStatement(parent) || ts.isWhileStatement(parent) || ts.isDoStatement(parent)) && parent.expression === outer) return true;
-  if (ts.isConditionalExpression(parent) && parent.condition === outer) return true;
-  if (ts.isPrefixUnaryExpression(parent) && parent.operator === ts.SyntaxKind.ExclamationToken) return true;
-  if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && parent.left === outer) return true;
-  void isFunctionLike;
-  return false;
 }
