@@ -233,7 +233,13 @@ export const RULES: readonly RuleInfo[] = [
       after: "const r = await client.responses.create({\n  model: 'gpt-4o-mini',\n  input: [\n    { role: 'user', content: q },\n    { type: 'function_call', call_id: 'call_1', name: 'now', arguments: '{}' },\n    { type: 'function_call_output', call_id: 'call_1', output: '12:00' },\n  ],\n  tools: [{ type: 'function', name: 'now', parameters: { type: 'object', properties: {} }, strict: false }],\n  store: false,\n});\nreturn r.output_text;",
     },
   },
-  { id: 'M-ASSIST-TOOLCALLS', summary: 'a literal assistant turn with tool_calls → function_call items (call_id, never id)' },
+  {
+    id: 'M-ASSIST-TOOLCALLS', summary: 'a literal assistant turn with tool_calls → function_call items (call_id, never id)',
+    example: {
+      before: "const r = await client.chat.completions.create({\n  model: 'gpt-4o-mini',\n  messages: [\n    { role: 'user', content: q },\n    {\n      role: 'assistant',\n      content: 'Checking both.',\n      tool_calls: [\n        { id: 'call_a', type: 'function', function: { name: 'price', arguments: '{\"sku\":\"a\"}' } },\n        { id: 'call_b', type: 'function', function: { name: 'price', arguments: '{\"sku\":\"b\"}' } },\n      ],\n    },\n    { role: 'tool', tool_call_id: 'call_a', content: '3' },\n    { role: 'tool', tool_call_id: 'call_b', content: '5' },\n  ],\n});\nreturn r.choices[0].message.content;",
+      after: "const r = await client.responses.create({\n  model: 'gpt-4o-mini',\n  input: [\n    { role: 'user', content: q },\n    { role: 'assistant', content: 'Checking both.' },\n    { type: 'function_call', call_id: 'call_a', name: 'price', arguments: '{\"sku\":\"a\"}' },\n    { type: 'function_call', call_id: 'call_b', name: 'price', arguments: '{\"sku\":\"b\"}' },\n    { type: 'function_call_output', call_id: 'call_a', output: '3' },\n    { type: 'function_call_output', call_id: 'call_b', output: '5' },\n  ],\n  store: false,\n});\nreturn r.output_text;",
+    },
+  },
   {
     id: 'M-TYPES', summary: 'unit-local ChatCompletionMessageParam[] → EasyInputMessage[] (or ResponseInputItem[] with tool items)',
     example: {
