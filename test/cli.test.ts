@@ -180,6 +180,13 @@ describe('CLI', () => {
     assert.ok(!existsSync(path.join(dir, 'src', '.a.ts.tmp')));
   });
 
+  it('never follows node_modules (nor other default ignores), whatever they contain', () => {
+    const dir = tree({ 'src/a.ts': MIGRATABLE, 'node_modules/sdk/b.ts': MIGRATABLE, 'src/node_modules/c.ts': MIGRATABLE, 'dist/d.ts': MIGRATABLE });
+    const json = JSON.parse(cli(dir, '.', '--dry-run', '--format', 'json').stdout);
+    assert.deepEqual(json.sites.map((s: { file: string }) => s.file), ['src/a.ts']);
+    assert.equal(json.summary.files, 1);
+  });
+
   it('--list-rules prints every rule and reason code', () => {
     const r = cli(REPO, '--list-rules');
     assert.equal(r.code, 0);
