@@ -231,3 +231,14 @@ export function isBooleanContext(node: ts.Node): boolean {
   if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && parent.left === outer) return true;
   return false;
 }
+
+/** The types of the `as` / `satisfies` casts wrapped around an expression, outermost first. */
+export function castTypes(e: ts.Expression): ts.TypeNode[] {
+  const out: ts.TypeNode[] = [];
+  let current: ts.Expression = e;
+  while (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current)) {
+    if (!ts.isParenthesizedExpression(current)) out.push(current.type);
+    current = current.expression;
+  }
+  return out;
+}

@@ -5,9 +5,8 @@
  */
 import { CHAT_PARAMS, MIN_OUTPUT_TOKENS, UNSUPPORTED_MODEL } from '../rules/request-params.js';
 import { helperRename } from '../rules/helpers.js';
-import { TYPE_RENAMES } from '../rules/results.js';
 import {
-  ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, propertyValue, shortText, climbWrappers, isWriteReference,
+  ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, propertyValue, shortText, climbWrappers, isWriteReference, castTypes,
 } from './ast.js';
 import { bindingOfExpression, declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
@@ -87,20 +86,12 @@ export class RequestAnalyzer {
 
   /** `x as ChatCompletionCreateParamsNonStreaming` / `satisfies …`: retype to the Responses type (§2.3). */
   private retypeCast(arg: ts.Expression): void {
-    let e: ts.Node = arg;
-    while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e)) {
-      if ((ts.isAsExpression(e) || ts.isSatisfiesExpression(e))) this.retype(e.type);
-      e = e.expression;
-    }
+    for (const type of castTypes(arg)) this.retype(type);
   }
 
   /** H-TYPES on a params annotation. Other annotations (e.g. a project interface) are left alone. */
   private retype(type: ts.TypeNode): void {
-    if (!ts.isTypeReferenceNode(type)) return;
-    const name = ts.isIdentifier(type.typeName) ? type.typeName.text : type.typeName.right.text;
-    const target = TYPE_RENAMES[name];
-    if (!target?.to || !name.startsWith('ChatCompletionCreateParams')) return;
-    this.site.edit({ op: 'retype', rule: 'H-TYPES', ...this.site.range(type.typeName), to: target.to, importName: target.to, importFrom: target.module });
+    if (ts.isTypeReferenceNode(type)) this.site.retypeReference(type, (name) => name.startsWith('ChatCompletionCreateParams'));
   }
 
   private collect(obj: ts.ObjectLiteralExpression, conditional: boolean, top: boolean, out: Collected, depth: number): void {

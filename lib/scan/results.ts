@@ -5,7 +5,7 @@
  */
 import type { ChainLink } from '../plan.js';
 import {
-  ANY, ELEMENT_CALLBACK_METHODS, FINISH_VALUES, INDEX0, OBJECT_SHAPES, PARSE_NOTE, REPLAY_NOTE, RESULT_STEPS, TOOL_CALLS_FILTER, TYPE_RENAMES,
+  ANY, ELEMENT_CALLBACK_METHODS, FINISH_VALUES, INDEX0, OBJECT_SHAPES, PARSE_NOTE, REPLAY_NOTE, RESULT_STEPS, TOOL_CALLS_FILTER,
   type Shape, type Step,
 } from '../rules/results.js';
 import {
@@ -360,24 +360,11 @@ export class ResultAnalyzer {
   /** H-TYPES on an annotation of a followed value; Chat types without an equivalent escape (result-escapes:type). */
   private retypeAnnotation(type: ts.TypeNode | undefined): 'ok' | 'escape' {
     if (!type) return 'ok';
-    let escape = false;
+    const refs: ts.TypeReferenceNode[] = ts.isTypeReferenceNode(type) ? [type] : [];
     walk(type, (n) => {
-      if (!ts.isTypeReferenceNode(n)) return;
-      const name = ts.isIdentifier(n.typeName) ? n.typeName.text : n.typeName.right.text;
-      const target = TYPE_RENAMES[name];
-      if (!target) return;
-      if (!target.to) {
-        escape = true;
-        return;
-      }
-      this.site.edit({ op: 'retype', rule: 'H-TYPES', ...this.site.range(n.typeName), to: target.to, importName: target.to, importFrom: target.module });
+      if (ts.isTypeReferenceNode(n)) refs.push(n);
     });
-    if (ts.isTypeReferenceNode(type)) {
-      const name = ts.isIdentifier(type.typeName) ? type.typeName.text : type.typeName.right.text;
-      const target = TYPE_RENAMES[name];
-      if (target && !target.to) escape = true;
-      else if (target?.to) this.site.edit({ op: 'retype', rule: 'H-TYPES', ...this.site.range(type.typeName), to: target.to, importName: target.to, importFrom: target.module });
-    }
+    const escape = refs.map((r) => this.site.retypeReference(r)).includes('escape');
     if (escape) this.site.reason('result-escapes', 'type');
     return escape ? 'escape' : 'ok';
   }

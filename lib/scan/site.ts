@@ -2,6 +2,7 @@
 import type { Kind } from '../options.js';
 import type { Edit } from '../plan.js';
 import type { Note } from '../report/model.js';
+import { TYPE_RENAMES } from '../rules/results.js';
 import { ts, startOf } from './ast.js';
 import type { ReasonRef } from './provider.js';
 
@@ -46,6 +47,19 @@ export class SiteAnalysis {
     let n = node;
     while (ts.isParenthesizedExpression(n)) n = n.expression;
     return { file: n.getSourceFile().fileName, start: startOf(n), end: n.getEnd() };
+  }
+
+  /**
+   * H-TYPES on one type reference: a Chat type with a Responses equivalent is retyped ('done'); one
+   * without (`ChatCompletionMessage`) means the value's type leaves the unit ('escape').
+   */
+  retypeReference(ref: ts.TypeReferenceNode, accept: (name: string) => boolean = () => true): 'done' | 'none' | 'escape' {
+    const name = ts.isIdentifier(ref.typeName) ? ref.typeName.text : ref.typeName.right.text;
+    const target = TYPE_RENAMES[name];
+    if (!target || !accept(name)) return 'none';
+    if (!target.to) return 'escape';
+    this.edit({ op: 'retype', rule: 'H-TYPES', ...this.range(ref.typeName), to: target.to, importName: target.to, importFrom: target.module });
+    return 'done';
   }
 
   /** A unit key for a declaration: two sites with the same key migrate together. */

@@ -3,8 +3,7 @@
  * H-ZODFUNCTION): where the definitions can be seen and reshaped, and what must be reported.
  */
 import { helperRename } from '../rules/helpers.js';
-import { TYPE_RENAMES } from '../rules/results.js';
-import { ts, unwrap, stringValue, literalValue, propertyNameText, propertyValue, shortText, climbWrappers, isFunctionLike } from './ast.js';
+import { ts, unwrap, stringValue, literalValue, propertyNameText, propertyValue, shortText, climbWrappers, isFunctionLike, castTypes } from './ast.js';
 import { bindingOfExpression, declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
 import { isParamsMessagesValue } from './messages.js';
@@ -138,21 +137,13 @@ export class ToolsAnalyzer {
 
   /** `[…] satisfies ChatCompletionTool[]` / `as …`: the cast is retyped too (§2.3). */
   private retypeCasts(e: ts.Expression): void {
-    let current: ts.Expression = e;
-    while (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current)) {
-      if (!ts.isParenthesizedExpression(current)) this.retype(current.type);
-      current = current.expression;
-    }
+    for (const type of castTypes(e)) this.retype(type);
   }
 
   /** `ChatCompletionTool[]` → `Tool[]` on a unit-local tools declaration (R-TOOLS, H-TYPES). */
   private retype(type: ts.TypeNode): void {
     const ref = ts.isArrayTypeNode(type) ? type.elementType : type;
-    if (!ts.isTypeReferenceNode(ref)) return;
-    const name = ts.isIdentifier(ref.typeName) ? ref.typeName.text : ref.typeName.right.text;
-    const target = TYPE_RENAMES[name];
-    if (!target?.to) return;
-    this.site.edit({ op: 'retype', rule: 'H-TYPES', ...this.site.range(ref.typeName), to: target.to, importName: target.to, importFrom: target.module });
+    if (ts.isTypeReferenceNode(ref)) this.site.retypeReference(ref);
   }
 }
 
