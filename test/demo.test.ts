@@ -3,7 +3,8 @@
  * (reviewed by hand), and the migrated demo still type-checks against openai 6 and 7.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { defaultOptions } from '../lib/options.js';
@@ -42,6 +43,17 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('demo codebase', () => {
+  it("the README's command runs through npx from the repository root (the built bin is executable)", () => {
+    const line = readFileSync(path.join(REPO, 'README.md'), 'utf8').split('\n').find((l) => l.includes('npx migrate-responses'));
+    const command = line?.split('&& npx ')[1];
+    assert.equal(command, 'migrate-responses examples/demo --dry-run');
+    const r = spawnSync('npx', ['--no-install', ...command.split(' ')], { cwd: REPO, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    assert.equal(r.stderr, '');
+    assert.equal(r.status, 0);
+    assert.match(r.stdout, /^examples\/demo\/src\/tickets\/summarise\.ts:6:52 +chat\.completions\.create +\[simple\] +migrated/m);
+    assert.match(r.stdout, /^\+\+\+ b\/examples\/demo\/src\/agent\/order-agent\.ts/m);
+  });
+
   it('the inventory is the one EXPECTED.md gives', async () => {
     const { report } = await run(defaultOptions({ paths: ['.'], cwd: DEMO, dryRun: true, format: 'json' }));
     assert.deepEqual(report.sites.map((s) => `${s.file}:${s.line}:${s.column} ${s.api} ${s.status}${s.reasons.length ? ` ${s.reasons.map((r) => r.code).join(',')}` : ''}`), EXPECTED);
