@@ -53,16 +53,9 @@ function completion(id: string, model: string, out: ModelOutput): ChatCompletion
 
 function stream(id: string, model: string, out: ModelOutput, includeUsage: boolean): string[] {
   const w = new ChatSseWriter();
+  const header = { id, object: 'chat.completion.chunk', created: CREATED, model, service_tier: 'default', system_fingerprint: SYSTEM_FINGERPRINT } as const;
   const chunk = (delta: ChunkDelta, finish: ChunkFinish = null): void => {
-    const c: ChatCompletionChunk = {
-      id,
-      object: 'chat.completion.chunk',
-      created: CREATED,
-      model,
-      service_tier: 'default',
-      system_fingerprint: SYSTEM_FINGERPRINT,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-    };
+    const c: ChatCompletionChunk = { ...header, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] };
     if (includeUsage) c.usage = null;
     w.chunk(c);
   };
@@ -80,16 +73,7 @@ function stream(id: string, model: string, out: ModelOutput, includeUsage: boole
   });
   chunk({}, out.finish);
   if (includeUsage) {
-    w.chunk({
-      id,
-      object: 'chat.completion.chunk',
-      created: CREATED,
-      model,
-      service_tier: 'default',
-      system_fingerprint: SYSTEM_FINGERPRINT,
-      choices: [],
-      usage: usage(out),
-    } satisfies ChatCompletionChunk);
+    w.chunk({ ...header, choices: [], usage: usage(out) } satisfies ChatCompletionChunk);
   }
   w.done();
   return w.frames;
