@@ -161,8 +161,8 @@ interface Helper {
 function startHelper(paths: string[], cwd: string): Helper {
   const inThread = (): Helper => ({
     io: (async () => {
-      const discovery = await discoverFiles(paths, cwd);
-      return { discovery, read: await readCandidates(discovery.files, cwd) };
+      const discovery = discoverFiles(paths, cwd);
+      return { discovery, read: readCandidates(discovery.files, cwd) };
     })(),
     close() {},
   });

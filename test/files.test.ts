@@ -72,7 +72,7 @@ test('extensions: exactly SOURCE_EXTENSIONS, never declaration files', async (t)
     'readme.md': '', 'data.json': '', 'UPPER.TS': '', 'a.ts.bak': '', 'noext': '', 'x.d.tsx.txt': '',
     'lib/deep/i.ts': '', 'lib/deep/i.d.ts': '',
   });
-  const result = await discoverFiles(['.'], base);
+  const result = discoverFiles(['.'], base);
   assert.deepEqual(rel(result, base), [
     'a.ts', 'b.tsx', 'c.mts', 'd.cts', 'e.js', 'f.jsx', 'g.mjs', 'h.cjs', 'lib/deep/i.ts',
   ]);
@@ -95,14 +95,14 @@ test('default ignored directories are never entered, at any depth', async (t) =>
     'src/dist.ts': '',
     'src/node_modules.ts': '',
   });
-  const result = await discoverFiles(['.'], base);
+  const result = discoverFiles(['.'], base);
   assert.deepEqual(rel(result, base), ['src/dist.ts', 'src/distance/d.ts', 'src/index.ts', 'src/node_modules.ts']);
 });
 
 test('a directory named as a root is walked even if its name is a default ignore', async (t) => {
   const base = await tempDir(t);
   await writeTree(base, { 'dist/a.js': '', 'dist/node_modules/b.js': '', 'src/c.ts': '' });
-  const result = await discoverFiles(['dist'], base);
+  const result = discoverFiles(['dist'], base);
   assert.deepEqual(rel(result, base), ['dist/a.js']);
 });
 
@@ -121,7 +121,7 @@ test('.gitignore: nested files, anchoring, negations, deeper files override', as
     'pkg/.gitignore': '!generated/\n',
     'pkg/generated/g.ts': '', 'pkg/generated/h.gen.ts': '',
   });
-  const result = await discoverFiles(['.'], base);
+  const result = discoverFiles(['.'], base);
   assert.deepEqual(rel(result, base), [
     '# comment.ts',
     'a.ts',
@@ -155,7 +155,7 @@ test('.gitignore in ancestors applies up to the git work-tree top, not above it'
     'repo/packages/app/src/embedded/y.gen.ts': '',
   });
   const cwd = path.join(base, 'repo');
-  const result = await discoverFiles(['packages/app/src'], cwd);
+  const result = discoverFiles(['packages/app/src'], cwd);
   assert.deepEqual(rel(result, cwd), [
     'packages/app/src/embedded/y.gen.ts',
     'packages/app/src/index.ts',
@@ -165,7 +165,7 @@ test('.gitignore in ancestors applies up to the git work-tree top, not above it'
 
   // A directory the ancestors exclude is still walked when named as a root; the rules below it still apply.
   await writeTree(base, { 'repo/packages/app/src/legacy/old.gen.ts': '' });
-  const legacy = await discoverFiles(['packages/app/src/legacy'], cwd);
+  const legacy = discoverFiles(['packages/app/src/legacy'], cwd);
   assert.deepEqual(rel(legacy, cwd), ['packages/app/src/legacy/old.ts']);
 });
 
@@ -178,8 +178,8 @@ test('.gitignore: without a .git ancestor only the root and nested files apply',
     'norepo/sub/b.ts': '',
     'norepo/c.js': '',
   });
-  assert.deepEqual(rel(await discoverFiles(['norepo/sub'], base), base), ['norepo/sub/a.ts']);
-  assert.deepEqual(rel(await discoverFiles(['norepo'], base), base), ['norepo/c.js']);
+  assert.deepEqual(rel(discoverFiles(['norepo/sub'], base), base), ['norepo/sub/a.ts']);
+  assert.deepEqual(rel(discoverFiles(['norepo'], base), base), ['norepo/c.js']);
 });
 
 test('a file root is included when it has a source extension, even if .gitignore excludes it', async (t) => {
@@ -188,30 +188,30 @@ test('a file root is included when it has a source extension, even if .gitignore
     'src/.gitignore': 'one.ts\n',
     'src/one.ts': '', 'src/two.ts': '', 'src/types.d.ts': '', 'README.md': '',
   });
-  assert.deepEqual(rel(await discoverFiles(['src/one.ts'], base), base), ['src/one.ts']);
-  assert.deepEqual(rel(await discoverFiles([path.join(base, 'src', 'one.ts')], '/'), base), ['src/one.ts']);
-  assert.deepEqual(rel(await discoverFiles(['src/types.d.ts', 'README.md'], base), base), []);
-  assert.deepEqual(rel(await discoverFiles(['src'], base), base), ['src/two.ts']);
+  assert.deepEqual(rel(discoverFiles(['src/one.ts'], base), base), ['src/one.ts']);
+  assert.deepEqual(rel(discoverFiles([path.join(base, 'src', 'one.ts')], '/'), base), ['src/one.ts']);
+  assert.deepEqual(rel(discoverFiles(['src/types.d.ts', 'README.md'], base), base), []);
+  assert.deepEqual(rel(discoverFiles(['src'], base), base), ['src/two.ts']);
 });
 
 test('a missing root is a UsageError naming the path as given', async (t) => {
   const base = await tempDir(t);
   await writeTree(base, { 'src/a.ts': '' });
-  await assert.rejects(discoverFiles(['src', './nope'], base), (err: unknown) => {
+  assert.throws(() => discoverFiles(['src', './nope'], base), (err: unknown) => {
     assert.ok(err instanceof UsageError, `expected UsageError, got ${String(err)}`);
     assert.equal(err.message, 'path not found: ./nope');
     return true;
   });
-  await assert.rejects(discoverFiles(['src/a.ts/x'], base), { name: 'UsageError', message: 'path not found: src/a.ts/x' });
+  assert.throws(() => discoverFiles(['src/a.ts/x'], base), { name: 'UsageError', message: 'path not found: src/a.ts/x' });
 });
 
 test('overlapping roots yield each file once', async (t) => {
   const base = await tempDir(t);
   await writeTree(base, { 'src/a/x.ts': '', 'src/a/y.ts': '', 'src/b.ts': '' });
   const expected = ['src/a/x.ts', 'src/a/y.ts', 'src/b.ts'];
-  assert.deepEqual(rel(await discoverFiles(['src', 'src/a'], base), base), expected);
-  assert.deepEqual(rel(await discoverFiles(['src/a', 'src', 'src/b.ts', './src/'], base), base), expected);
-  assert.deepEqual(rel(await discoverFiles(['src/a/x.ts', 'src/a'], base), base), ['src/a/x.ts', 'src/a/y.ts']);
+  assert.deepEqual(rel(discoverFiles(['src', 'src/a'], base), base), expected);
+  assert.deepEqual(rel(discoverFiles(['src/a', 'src', 'src/b.ts', './src/'], base), base), expected);
+  assert.deepEqual(rel(discoverFiles(['src/a/x.ts', 'src/a'], base), base), ['src/a/x.ts', 'src/a/y.ts']);
 });
 
 test('symlinks: followed inside the roots only; loops terminate; each file once', { timeout: 10_000 }, async (t) => {
@@ -232,13 +232,13 @@ test('symlinks: followed inside the roots only; loops terminate; each file once'
   await link('.', 'src/real/here'); // loop to itself
   await link('self.ts', 'src/self.ts'); // a link to itself (ELOOP)
   await link('missing.ts', 'src/dangling.ts'); // dangling
-  const result = await discoverFiles(['src'], base);
+  const result = discoverFiles(['src'], base);
   assert.deepEqual(rel(result, base), ['src/linked.ts', 'src/real/a.ts']);
   assert.deepEqual(result.errors, []);
 
   // With the outside directory as a second root, the link into it is inside a root and is followed,
   // but its files were already found through that root.
-  const both = await discoverFiles(['src', 'outside'], base);
+  const both = discoverFiles(['src', 'outside'], base);
   assert.deepEqual(rel(both, base), ['outside/dir/p.ts', 'outside/o.ts', 'src/linked.ts', 'src/real/a.ts']);
 });
 
@@ -249,7 +249,7 @@ test('symlinks: a linked directory is walked under the link path; two links to o
   await fs.symlink('cache/shared', path.join(base, 'src/zz'));
   await fs.symlink('cache/shared', path.join(base, 'src/s2'));
   await fs.symlink('zz', path.join(base, 'src/s1')); // a link to a link
-  const result = await discoverFiles(['src'], base);
+  const result = discoverFiles(['src'], base);
   // The links are claimed in path order, so the first in order reports the directory.
   assert.deepEqual(rel(result, base), ['src/main.ts', 'src/s1/s.ts']);
 });
@@ -258,8 +258,8 @@ test('a symlinked root is walked; files are reported under the path given', asyn
   const base = await tempDir(t);
   await writeTree(base, { 'pkgs/real/a.ts': '', 'pkgs/real/inner/b.ts': '' });
   await fs.symlink('pkgs/real', path.join(base, 'current'));
-  assert.deepEqual(rel(await discoverFiles(['current'], base), base), ['current/a.ts', 'current/inner/b.ts']);
-  assert.deepEqual(rel(await discoverFiles(['current', 'pkgs/real'], base), base), [
+  assert.deepEqual(rel(discoverFiles(['current'], base), base), ['current/a.ts', 'current/inner/b.ts']);
+  assert.deepEqual(rel(discoverFiles(['current', 'pkgs/real'], base), base), [
     'current/a.ts',
     'current/inner/b.ts',
   ]);
@@ -273,9 +273,9 @@ test('paths with spaces and non-ASCII characters', async (t) => {
     'dossier été/.gitignore': 'brouillon é.ts\n',
     'dossier été/sous dossier/日本語.mjs': '',
   });
-  const result = await discoverFiles(['dossier été'], base);
+  const result = discoverFiles(['dossier été'], base);
   assert.deepEqual(rel(result, base), ['dossier été/sous dossier/日本語.mjs', 'dossier été/ä b.ts']);
-  const read = await readCandidates(result.files, base);
+  const read = readCandidates(result.files, base);
   assert.deepEqual(read.candidates.map((c) => relativePath(base, c.path)), ['dossier été/ä b.ts']);
   assert.equal(read.read, 2);
 });
@@ -299,7 +299,7 @@ test('an unreadable directory is reported and the walk goes on (chmod 000, in pr
     t.skip('running as root: chmod 000 does not stop root from reading (the next test runs as nobody)');
     return;
   }
-  const result = await discoverFiles(['src'], base);
+  const result = discoverFiles(['src'], base);
   assert.deepEqual(rel(result, base), ['src/after/z.ts', 'src/ok.ts', 'src/secret.ts']);
   assert.deepEqual(result.errors, [
     { file: 'src/locked', message: 'cannot read directory: permission denied (EACCES)' },
@@ -324,8 +324,8 @@ async function runUnprivileged(
   const script = `
     const { discoverFiles, readCandidates } = await import(${JSON.stringify(FILES_MODULE)});
     const { base, roots } = JSON.parse(process.env.MR_FILES_TEST);
-    const discovery = await discoverFiles(roots, base);
-    const read = await readCandidates(discovery.files, base);
+    const discovery = discoverFiles(roots, base);
+    const read = readCandidates(discovery.files, base);
     process.stdout.write(JSON.stringify({ discovery, read: { ...read, candidates: read.candidates.map((c) => c.path) } }));
   `;
   const asRoot = process.getuid?.() === 0;
@@ -408,7 +408,7 @@ test('readCandidates: prefilter, BOM, invalid UTF-8, binary files, read count', 
     'utf8.ts': '// été — 日本語\nopenai.chat.completions.create();\n',
   });
   const names = ['plain.ts', 'bom.ts', 'double-bom.ts', 'unrelated.ts', 'bom-unrelated.ts', 'latin1.ts', 'video.ts', 'bin-openai.ts', 'utf8.ts'];
-  const result = await readCandidates(names.map((n) => path.join(base, n)), base);
+  const result = readCandidates(names.map((n) => path.join(base, n)), base);
   assert.deepEqual(
     result.candidates.map((c) => ({ file: relativePath(base, c.path), bom: c.bom, text: c.text })),
     [
@@ -433,7 +433,7 @@ test('readCandidates: a missing file is an error, not a crash; many files keep t
   await writeTree(base, tree);
   const files = Object.keys(tree).map((n) => path.join(base, n));
   files.splice(10, 0, path.join(base, 'gone.ts'));
-  const result = await readCandidates(files, base);
+  const result = readCandidates(files, base);
   const expected = Object.keys(tree).filter((_, i) => i % 3 === 0);
   assert.deepEqual(result.candidates.map((c) => relativePath(base, c.path)), expected);
   assert.deepEqual(result.candidates.map((c) => c.text), expected.map((n) => `openai ${Number(n.slice(1, 4))}`));
@@ -461,7 +461,7 @@ test('discovery of a larger tree is sorted and complete', async (t) => {
     }
   }
   await writeTree(base, tree);
-  const result = await discoverFiles(['.'], base);
+  const result = discoverFiles(['.'], base);
   assert.deepEqual(rel(result, base), sorted(expected));
   assert.deepEqual(result.files, sorted(result.files));
 });

@@ -2,9 +2,14 @@
  * What a transform works with: the jscodeshift API and root for the file, a node index by source
  * range, the patch editor, the file's style (quotes, semicolons) and the imports to add.
  */
-import jscodeshift, { type ASTNode, type Collection, type JSCodeshift } from 'jscodeshift';
+import { createRequire } from 'node:module';
+import type { ASTNode, Collection, JSCodeshift } from 'jscodeshift';
 import { SourceEditor } from './editor.js';
 import { parserFor } from './parser.js';
+
+// Required, not imported: importing a CommonJS package from an ES module makes Node lex its
+// source (and what it re-exports) for export names first, a cost paid on every run.
+const jscodeshift = createRequire(import.meta.url)('jscodeshift') as JSCodeshift;
 
 export type Node = ASTNode & { type: string; start: number; end: number; [key: string]: unknown };
 

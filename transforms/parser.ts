@@ -3,8 +3,13 @@
  * `<T>x` assertions parse), `.tsx` → TypeScript with JSX, JS files → JSX and modern syntax.
  * The same parser checks every rewritten file before it is written.
  */
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { parse, type ParserOptions, type ParserPlugin } from '@babel/parser';
+import type { ParserOptions, ParserPlugin } from '@babel/parser';
+
+// Required, not imported: Node would otherwise lex Babel's 0.5 MB parser for its export names on
+// every run (see context.ts).
+const { parse } = createRequire(import.meta.url)('@babel/parser') as typeof import('@babel/parser');
 
 const COMMON: ParserPlugin[] = [
   'decorators-legacy', 'explicitResourceManagement', 'importAttributes', 'sourcePhaseImports', 'deferredImportEvaluation',
