@@ -162,7 +162,7 @@ function startHelper(paths: string[], cwd: string): Helper {
   const inThread = (): Helper => ({
     io: (async () => {
       const discovery = discoverFiles(paths, cwd);
-      return { discovery, read: readCandidates(discovery.files, cwd) };
+      return { discovery, read: await readCandidates(discovery.files, cwd) };
     })(),
     close() {},
   });

@@ -11,7 +11,7 @@ import { discoverFiles, readCandidates } from './files.js';
 
 export type HelperRequest = { type: 'transform'; jobs: TransformJob[] };
 export type HelperReply =
-  | { type: 'io'; ok: true; discovery: ReturnType<typeof discoverFiles>; read: ReturnType<typeof readCandidates> }
+  | { type: 'io'; ok: true; discovery: ReturnType<typeof discoverFiles>; read: Awaited<ReturnType<typeof readCandidates>> }
   | { type: 'io'; ok: false; name: string; message: string }
   | { type: 'transform'; results: TransformResult[] };
 
@@ -21,7 +21,7 @@ const port = parentPort!;
 let candidates: { path: string; text: string }[] = [];
 try {
   const discovery = discoverFiles(paths, cwd);
-  const read = readCandidates(discovery.files, cwd);
+  const read = await readCandidates(discovery.files, cwd);
   candidates = read.candidates;
   port.postMessage({ type: 'io', ok: true, discovery, read } satisfies HelperReply);
 } catch (err) {

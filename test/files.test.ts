@@ -275,7 +275,7 @@ test('paths with spaces and non-ASCII characters', async (t) => {
   });
   const result = discoverFiles(['dossier été'], base);
   assert.deepEqual(rel(result, base), ['dossier été/sous dossier/日本語.mjs', 'dossier été/ä b.ts']);
-  const read = readCandidates(result.files, base);
+  const read = await readCandidates(result.files, base);
   assert.deepEqual(read.candidates.map((c) => relativePath(base, c.path)), ['dossier été/ä b.ts']);
   assert.equal(read.read, 2);
 });
@@ -325,7 +325,7 @@ async function runUnprivileged(
     const { discoverFiles, readCandidates } = await import(${JSON.stringify(FILES_MODULE)});
     const { base, roots } = JSON.parse(process.env.MR_FILES_TEST);
     const discovery = discoverFiles(roots, base);
-    const read = readCandidates(discovery.files, base);
+    const read = await readCandidates(discovery.files, base);
     process.stdout.write(JSON.stringify({ discovery, read: { ...read, candidates: read.candidates.map((c) => c.path) } }));
   `;
   const asRoot = process.getuid?.() === 0;
@@ -370,6 +370,8 @@ test('an unreadable directory and an unreadable file, as an unprivileged user', 
 // ---------------------------------------------------------------------------------------------
 // Prefilter and reading
 
+const READ_WAYS = [undefined, 'in-turn', 'concurrent'] as const;
+
 test('mayContainCallSite: openai (any case), completions, createChatCompletion', () => {
   const yes = [
     'import OpenAI from "openai";',
@@ -392,7 +394,8 @@ test('mayContainCallSite: openai (any case), completions, createChatCompletion',
   assert.deepEqual(no.filter((s) => mayContainCallSite(s)), []);
 });
 
-test('readCandidates: prefilter, BOM, invalid UTF-8, binary files, read count', async (t) => {
+for (const way of READ_WAYS) {
+test(`readCandidates (${way ?? 'adaptive'}): prefilter, BOM, invalid UTF-8, binary files, read count`, async (t) => {
   const base = await tempDir(t);
   const nulBinary = Buffer.concat([Buffer.from([0x47, 0x00, 0x11, 0x10, 0xff]), Buffer.alloc(300, 0x00)]);
   const binaryMentioningOpenAI = Buffer.concat([Buffer.from('\u0000\u0001 openai '), Buffer.from([0xff, 0xfe])]);
@@ -408,7 +411,7 @@ test('readCandidates: prefilter, BOM, invalid UTF-8, binary files, read count', 
     'utf8.ts': '// été — 日本語\nopenai.chat.completions.create();\n',
   });
   const names = ['plain.ts', 'bom.ts', 'double-bom.ts', 'unrelated.ts', 'bom-unrelated.ts', 'latin1.ts', 'video.ts', 'bin-openai.ts', 'utf8.ts'];
-  const result = readCandidates(names.map((n) => path.join(base, n)), base);
+  const result = await readCandidates(names.map((n) => path.join(base, n)), base, { way });
   assert.deepEqual(
     result.candidates.map((c) => ({ file: relativePath(base, c.path), bom: c.bom, text: c.text })),
     [
@@ -426,20 +429,31 @@ test('readCandidates: prefilter, BOM, invalid UTF-8, binary files, read count', 
   assert.equal(result.read, names.length);
 });
 
-test('readCandidates: a missing file is an error, not a crash; many files keep their order', async (t) => {
+test(`readCandidates (${way ?? 'adaptive'}): a missing file is an error, not a crash; many files keep their order`, async (t) => {
   const base = await tempDir(t);
   const tree: Record<string, string> = {};
-  for (let i = 0; i < 300; i++) tree[`f${String(i).padStart(3, '0')}.ts`] = i % 3 === 0 ? `openai ${i}` : `x ${i}`;
+  for (let i = 0; i < 700; i++) tree[`f${String(i).padStart(3, '0')}.ts`] = i % 3 === 0 ? `openai ${i}` : `x ${i}`;
   await writeTree(base, tree);
   const files = Object.keys(tree).map((n) => path.join(base, n));
   files.splice(10, 0, path.join(base, 'gone.ts'));
-  const result = readCandidates(files, base);
+  const result = await readCandidates(files, base, { way });
   const expected = Object.keys(tree).filter((_, i) => i % 3 === 0);
   assert.deepEqual(result.candidates.map((c) => relativePath(base, c.path)), expected);
   assert.deepEqual(result.candidates.map((c) => c.text), expected.map((n) => `openai ${Number(n.slice(1, 4))}`));
   assert.deepEqual(result.errors, [{ file: 'gone.ts', message: 'cannot read file: no such file or directory (ENOENT)' }]);
-  assert.equal(result.read, 300);
+  assert.equal(result.read, 700);
 });
+
+test(`readCandidates (${way ?? 'adaptive'}): large files, then small ones, read whole and nothing left over`, async (t) => {
+  const base = await tempDir(t);
+  const large = `// openai\n${'x'.repeat(300_000)}\n`;
+  await writeTree(base, { 'a-large.ts': large, 'b-small.ts': 'openai small', 'c-larger.ts': `openai ${'y'.repeat(700_000)}`, 'd-tiny.ts': 'openai', 'dir.ts/x.ts': '' });
+  const names = ['a-large.ts', 'b-small.ts', 'c-larger.ts', 'd-tiny.ts', 'dir.ts'];
+  const result = await readCandidates(names.map((n) => path.join(base, n)), base, { way });
+  assert.deepEqual(result.candidates.map((c) => c.text), [large, 'openai small', `openai ${'y'.repeat(700_000)}`, 'openai']);
+  assert.deepEqual(result.errors, [{ file: 'dir.ts', message: 'cannot read file: is a directory (EISDIR)' }]);
+});
+}
 
 test('relativePath: forward slashes, no leading ./', () => {
   assert.equal(relativePath('/a/b', '/a/b/c/d.ts'), 'c/d.ts');
