@@ -8,14 +8,9 @@ import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { DEFAULT_IGNORED_DIRS, SOURCE_EXTENSIONS } from './options.js';
+import { UsageError } from './errors.js';
 
-/** A user mistake (e.g. a root that does not exist): the CLI maps it to exit code 2. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+export { UsageError };
 
 export interface DiscoveryError {
   /** Relative to cwd, forward slashes. */

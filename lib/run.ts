@@ -4,9 +4,9 @@
  */
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
-import type { FileChange, TransformResult, TransformRunner } from './apply.js';
-import { discoverFiles, readCandidates, relativePath, UsageError, type Discovery, type ReadResult } from './files.js';
+import type { FileChange } from './apply.js';
+import { relativePath, UsageError } from './files.js';
+import { startHelper, type Found, type Helper } from './helper.js';
 import { formatterCommand } from './formatter.js';
 import { reasonMessage } from './rules/reasons.js';
 import type { Options } from './options.js';
@@ -15,9 +15,8 @@ import { summarize } from './report/summary.js';
 import { NO_PROGRESS, type ProgressHooks } from './progress.js';
 import { parseAllowList, type AllowList } from './allow.js';
 import { VERSION } from './version.js';
-import type { HelperReply, HelperRequest } from './worker.js';
 
-export { UsageError };
+export { UsageError, startHelper, type Helper };
 
 export interface FileDiff {
   /** Relative to cwd. */
@@ -47,30 +46,39 @@ function timer(): (phase: string) => void {
   };
 }
 
-export async function run(options: Options, progress: ProgressHooks = NO_PROGRESS): Promise<RunResult> {
+/**
+ * `helper`: a helper thread started earlier (the CLI starts one before loading its modules); run
+ * takes it over and closes it. One is started here otherwise.
+ */
+export async function run(options: Options, progress: ProgressHooks = NO_PROGRESS, helper?: Helper): Promise<RunResult> {
   const mark = timer();
   progress.phase('Reading files…');
-  let allow;
+  const thread = helper ?? startHelper();
   try {
-    allow = parseAllowList(options.allowBaseUrls);
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  const tsconfig = findTsconfig(options);
-  // the file system is walked in the helper thread while the compiler loads here
-  const helper = startHelper(options.paths, options.cwd);
-  helper.io.catch(() => {}); // handled below, once the modules are loaded
-  try {
-    return await runWith(helper, options, progress, allow, tsconfig, mark);
+    let allow;
+    try {
+      allow = parseAllowList(options.allowBaseUrls);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const tsconfig = findTsconfig(options);
+    // the file system is walked in the helper thread while the compiler loads here
+    const found = thread.begin(options.paths, options.cwd);
+    found.catch(() => {}); // handled below, once the modules are loaded
+    return await runWith(thread, found, options, progress, allow, tsconfig, mark);
   } finally {
-    helper.close();
+    thread.close();
   }
 }
 
-async function runWith(helper: Helper, options: Options, progress: ProgressHooks, allow: AllowList, tsconfig: string | undefined, mark: (phase: string) => void): Promise<RunResult> {
+async function runWith(helper: Helper, found: Promise<Found>, options: Options, progress: ProgressHooks, allow: AllowList, tsconfig: string | undefined, mark: (phase: string) => void): Promise<RunResult> {
   const [{ scan }, { applyPlans, unifiedDiff }] = await Promise.all([import('./scan/index.js'), import('./apply.js')]);
   mark('load');
-  const { discovery, read } = await helper.io;
+  if (process.env.MIGRATE_RESPONSES_TIMING) {
+    const { outcomes } = await import('./code-cache.cjs');
+    for (const [file, outcome] of outcomes) process.stderr.write(`code cache ${outcome} for ${path.basename(file)}\n`);
+  }
+  const { discovery, read } = await found;
   mark('discover+read');
   progress.phase(`Scanning ${read.candidates.length} of ${discovery.files.length} files…`);
   const warnings: string[] = [];
@@ -144,59 +152,6 @@ function rootsOf(options: Options): string[] {
       return [abs];
     }
   });
-}
-
-interface Helper {
-  io: Promise<{ discovery: Discovery; read: ReadResult }>;
-  /** Runs the transforms in the helper thread, or here when there is none. */
-  runTransforms?: TransformRunner;
-  close(): void;
-}
-
-/**
- * Discovery and reading start at once, in the helper thread (lib/worker.ts) when one can be
- * started, so they overlap with loading the compiler here; the same thread then runs the
- * transforms.
- */
-function startHelper(paths: string[], cwd: string): Helper {
-  const inThread = (): Helper => ({
-    io: (async () => {
-      const discovery = discoverFiles(paths, cwd);
-      return { discovery, read: await readCandidates(discovery.files, cwd) };
-    })(),
-    close() {},
-  });
-  // run from TypeScript sources (tests), a worker could not load the .ts entry: stay in this thread
-  if (import.meta.url.endsWith('.ts')) return inThread();
-  let worker: Worker;
-  try {
-    worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { paths, cwd } });
-  } catch {
-    return inThread();
-  }
-  let pending: ((results: TransformResult[]) => void) | undefined;
-  let failed: ((err: Error) => void) | undefined;
-  const io = new Promise<{ discovery: Discovery; read: ReadResult }>((resolve, reject) => {
-    worker.on('message', (m: HelperReply) => {
-      if (m.type === 'io') {
-        if (m.ok) resolve({ discovery: m.discovery, read: m.read });
-        else reject(m.name === 'UsageError' ? new UsageError(m.message) : new Error(m.message));
-      } else if (m.type === 'transform') pending?.(m.results);
-    });
-    worker.on('error', (err) => {
-      reject(err);
-      failed?.(err);
-    });
-  });
-  return {
-    io,
-    runTransforms: (jobs) => new Promise((resolve, reject) => {
-      pending = resolve;
-      failed = reject;
-      worker.postMessage({ type: 'transform', jobs } satisfies HelperRequest);
-    }),
-    close: () => void worker.terminate(),
-  };
 }
 
 /** `./src` as the user wrote it, without a trailing slash. */
