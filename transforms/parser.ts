@@ -23,8 +23,13 @@ function pluginsFor(file: string): ParserPlugin[] {
   return ['jsx', ...COMMON];
 }
 
+/** Files of the same kind get the same parser options. */
+export function parserKind(file: string): string {
+  return path.extname(file).toLowerCase();
+}
+
 export function parserOptions(file: string): ParserOptions {
-  const ext = path.extname(file).toLowerCase();
+  const ext = parserKind(file);
   return {
     sourceType: ext === '.cjs' || ext === '.cts' ? 'unambiguous' : 'module',
     allowImportExportEverywhere: true,
