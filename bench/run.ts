@@ -8,7 +8,11 @@
  * and reports medians and ratios (never absolute thresholds), plus peak RSS. Results go to
  * bench/out/results.json.
  *
- *   npm run build && node --import tsx bench/run.ts [--runs 5] [--sizes 10000,20000] [--typed 2000] [--jscodeshift-runs 1]
+ * Pairs that are compared run in turns (floor, dry run, floor, ...), so that a slow spell of a
+ * shared machine hits both. With --cold (root on Linux), the floor and the dry run are also
+ * measured from an empty page cache.
+ *
+ *   npm run build && node --import tsx bench/run.ts [--runs 5] [--sizes 10000,20000] [--typed 2000] [--jscodeshift-runs 1] [--cold]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +33,7 @@ const RUNS = Number(arg('runs', '5'));
 const SIZES = arg('sizes', '10000,20000').split(',').map(Number);
 const TYPED = Number(arg('typed', '2000'));
 const JSCS_RUNS = Number(arg('jscodeshift-runs', '1'));
+const COLD = process.argv.includes('--cold');
 
 interface Sample {
   seconds: number;
@@ -52,10 +57,38 @@ function median(values: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-function repeat(n: number, f: () => Sample): { median: number; rssMB: number; samples: number[] } {
+type Summary = { median: number; rssMB: number; samples: number[] };
+
+function summarize(samples: Sample[]): Summary {
+  return { median: median(samples.map((s) => s.seconds)), rssMB: Math.max(...samples.map((s) => s.rssMB)), samples: samples.map((s) => s.seconds) };
+}
+
+function repeat(n: number, f: () => Sample): Summary {
   const samples: Sample[] = [];
   for (let i = 0; i < n; i++) samples.push(f());
-  return { median: median(samples.map((s) => s.seconds)), rssMB: Math.max(...samples.map((s) => s.rssMB)), samples: samples.map((s) => s.seconds) };
+  return summarize(samples);
+}
+
+/** Run a and b in turns, n times each, so that a slow spell of the machine hits both alike. */
+function alternate(n: number, a: () => Sample, b: () => Sample): [Summary, Summary] {
+  const as: Sample[] = [];
+  const bs: Sample[] = [];
+  for (let i = 0; i < n; i++) {
+    as.push(a());
+    bs.push(b());
+  }
+  return [summarize(as), summarize(bs)];
+}
+
+/** Empty the page cache (root on Linux only); false when that is not possible here. */
+function dropCaches(): boolean {
+  try {
+    execFileSync('sync');
+    writeFileSync('/proc/sys/vm/drop_caches', '3\n');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
@@ -77,8 +110,15 @@ const perSize: Record<string, Record<string, unknown>> = {};
 for (const size of SIZES) {
   const dir = tree(`t${size}`, size);
   console.error(`tree of ${size} files: ${dir}`);
-  const floor = repeat(RUNS, () => measure(process.execPath, [path.join(REPO, 'bench', 'floor.mjs'), dir]));
-  const dry = repeat(RUNS, () => measure(process.execPath, [BIN, dir, '--dry-run', '--format', 'json']));
+  const floorRun = () => measure(process.execPath, [path.join(REPO, 'bench', 'floor.mjs'), dir]);
+  const dryRun = () => measure(process.execPath, [BIN, dir, '--dry-run', '--format', 'json']);
+  const [floor, dry] = alternate(RUNS, floorRun, dryRun);
+  // the same two from a cold page cache (everything, node and node_modules included, is read from disk)
+  let cold: { floor: Summary; dry: Summary; dryOverFloor: number } | undefined;
+  if (COLD && dropCaches()) {
+    const [coldFloor, coldDry] = alternate(RUNS, () => (dropCaches(), floorRun()), () => (dropCaches(), dryRun()));
+    cold = { floor: coldFloor, dry: coldDry, dryOverFloor: ratio(coldDry.median, coldFloor.median) };
+  } else if (COLD) console.error('--cold: cannot drop the page cache here (needs root on Linux); skipped');
   const report = JSON.parse(execFileSync(process.execPath, [BIN, dir, '--dry-run', '--format', 'json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }));
   // write mode on a fresh copy each time; the write floor writes the same bytes to the same files
   const changed: string[] = report.changedFiles;
@@ -106,14 +146,14 @@ for (const size of SIZES) {
     files: report.summary.files,
     sites: report.summary.sites,
     changedFiles: changed.length,
-    floor, dry, write, writeFloor, jscodeshift,
+    floor, dry, write, writeFloor, jscodeshift, cold,
     ratios: {
       dryOverFloor: ratio(dry.median, floor.median),
       jscodeshiftOverDry: jscodeshift ? ratio(jscodeshift.median, dry.median) : null,
       writeOverDryPlusWrites: ratio(write.median, dry.median + writeFloor.median),
     },
   };
-  console.error(JSON.stringify({ size, ...(perSize[size].ratios as object), dry: dry.median, floor: floor.median, rssMB: dry.rssMB }));
+  console.error(JSON.stringify({ size, ...(perSize[size].ratios as object), dry: dry.median, floor: floor.median, rssMB: dry.rssMB, ...(cold ? { coldDryOverFloor: cold.dryOverFloor, coldDry: cold.dry.median, coldFloor: cold.floor.median } : {}) }));
 }
 results.trees = perSize;
 if (SIZES.length >= 2) {
@@ -125,8 +165,11 @@ if (SIZES.length >= 2) {
 
 if (TYPED > 0) {
   const dir = tree(`typed${TYPED}`, TYPED, true);
-  const tsc = repeat(RUNS, () => measure(process.execPath, [path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', dir], REPO, [0, 1, 2]));
-  const typed = repeat(RUNS, () => measure(process.execPath, [BIN, dir, '--dry-run', '--format', 'json']));
+  const [tsc, typed] = alternate(
+    RUNS,
+    () => measure(process.execPath, [path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', dir], REPO, [0, 1, 2]),
+    () => measure(process.execPath, [BIN, dir, '--dry-run', '--format', 'json']),
+  );
   results.typeAware = { files: TYPED, tsc, scan: typed, ratio: ratio(typed.median, tsc.median) };
   console.error(JSON.stringify({ typeAware: TYPED, scan: typed.median, tsc: tsc.median, ratio: ratio(typed.median, tsc.median) }));
 }

@@ -10,6 +10,7 @@
  * the same architecture; otherwise, or when V8 rejects it (other V8 flags, say), the file is
  * compiled as usual. Either way the module is the same.
  */
+import { isAscii } from 'node:buffer';
 import fs = require('node:fs');
 import Module = require('node:module');
 import path = require('node:path');
@@ -32,6 +33,12 @@ export const outcomes = new Map<string, CacheOutcome>();
 
 /** The scripts compiled here, so that the build can make their caches after a warm-up. */
 const scripts = new Map<string, vm.Script>();
+
+/** The file's text. An ASCII file (the compiler is one) is decoded as latin1: the same text, half the cost. */
+function readSource(file: string): string {
+  const bytes = fs.readFileSync(file);
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
 
 function stampFor(file: string, source: string, packageJson: string): CacheStamp {
   const { version } = JSON.parse(fs.readFileSync(packageJson, 'utf8')) as { version: string };
@@ -68,7 +75,7 @@ export function requireWithCodeCache(file: string, packageJson: string, cacheFil
   const moduleCache = fileRequire.cache;
   const loaded = moduleCache[file];
   if (loaded) return loaded.exports;
-  const source = fs.readFileSync(file, 'utf8');
+  const source = readSource(file);
   const cache = readCache(cacheFile, stampFor(file, source, packageJson));
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cache.data });
   outcomes.set(file, cache.data && script.cachedDataRejected ? 'rejected' : cache.outcome);
@@ -93,7 +100,7 @@ export function writeCodeCache(file: string, packageJson: string, cacheFile: str
   const script = scripts.get(file);
   if (!script) throw new Error(`${file} was not loaded with requireWithCodeCache`);
   const data = script.createCachedData();
-  const stamp = stampFor(file, fs.readFileSync(file, 'utf8'), packageJson);
+  const stamp = stampFor(file, readSource(file), packageJson);
   for (const [target, content] of [[cacheFile, data], [`${cacheFile}.json`, `${JSON.stringify(stamp)}\n`]] as const) {
     const tmp = `${target}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, content);

@@ -360,8 +360,10 @@ function followLinks(state: WalkState): void {
  * Every source file under `roots` (relative to `cwd`, or absolute), after default ignores and
  * `.gitignore` rules; absolute paths, sorted, each file once. A missing root is a UsageError.
  *
- * Synchronous, like readCandidates, for the same reason: in the helper thread a plain recursive
- * walk costs a fifth of the same walk through promises.
+ * Synchronous: it runs in the helper thread, where nothing else waits on the event loop, and a
+ * plain recursive walk costs about a fifth of the same walk through promises (12 against 60 ms
+ * on the 10k bench tree, warm). Directories are few next to files, so from a cold cache the walk
+ * loses little by reading them one at a time (~110 against ~130 ms).
  */
 export function discoverFiles(roots: string[], cwd: string): Discovery {
   const state: WalkState = {

@@ -138,15 +138,11 @@ function isAliased(spec: Node): boolean {
 
 /** Is the identifier still referenced outside the import and outside the text being replaced? */
 function stillUsed(ctx: TransformContext, name: string, declaration: Node): boolean {
-  const j = ctx.j;
-  let used = false;
-  ctx.root.find(j.Identifier, { name }).forEach((p) => {
-    const n = p.node as unknown as Node;
-    if (n.start >= declaration.start && n.end <= declaration.end) return;
-    if (ctx.editor.touches(n.start, n.end)) return; // renamed by another edit
-    used = true;
+  return ctx.identifiersNamed(name).some((n) => {
+    if (n.start >= declaration.start && n.end <= declaration.end) return false;
+    if (ctx.editor.touches(n.start, n.end)) return false; // renamed by another edit
+    return true;
   });
-  return used;
 }
 
 function sameModule(a: string, b: string): boolean {
