@@ -84,7 +84,7 @@ export function requireWithCodeCache(file: string, packageJson: string, cacheFil
   const dir = path.dirname(file);
   const mod = new Module(file, module);
   mod.filename = file;
-  mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dir);
+  mod.paths = fileRequire.resolve.paths('node_modules') ?? []; // where a bare require() from the file looks
   const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => void;
   wrapper.call(mod.exports, mod.exports, fileRequire, mod, file, dir);
   mod.loaded = true;
