@@ -20,8 +20,8 @@ export interface Found {
 export interface Helper {
   /** Walk and read `paths` (once per helper); settles with what was found. */
   begin(paths: string[], cwd: string): Promise<Found>;
-  /** Runs the transforms in the helper thread; absent when there is no thread (run them here). */
-  runTransforms?: TransformRunner;
+  /** Runs the transforms in the helper thread (here, when there is none). */
+  runTransforms: TransformRunner;
   close(): void;
 }
 
@@ -32,6 +32,10 @@ function inThread(): Helper {
       const { discoverFiles, readCandidates } = await import('./files.js');
       const discovery = discoverFiles(paths, cwd);
       return { discovery, read: await readCandidates(discovery.files, cwd) };
+    },
+    async runTransforms(jobs) {
+      const { runTransformsHere } = await import('./apply.js');
+      return runTransformsHere(jobs);
     },
     close() {},
   };
@@ -46,26 +50,35 @@ export function startHelper(): Helper {
   } catch {
     return inThread();
   }
-  // until it is given work, the thread must not keep the process alive (`--help`, usage errors)
-  worker.unref();
-  let bootError: Error | undefined;
+  // A thread that failed to start or stopped (a Node option workers refuse, a crash) is not the
+  // end of the run: what was asked of it is done here instead, only slower.
+  const here = inThread();
+  let failed = false;
+  let closed = false;
   let onIo: ((m: Extract<HelperReply, { type: 'io' }>) => void) | undefined;
   let onTransform: ((results: TransformResult[]) => void) | undefined;
-  let onError: ((err: Error) => void) | undefined;
+  let onFailure: (() => void) | undefined;
+  const fail = () => {
+    if (closed || failed) return;
+    failed = true;
+    onFailure?.();
+  };
   worker.on('message', (m: HelperReply) => {
     if (m.type === 'io') onIo?.(m);
     else if (m.type === 'transform') onTransform?.(m.results);
   });
-  worker.on('error', (err) => {
-    bootError ??= err;
-    onError?.(err);
-  });
+  worker.on('error', fail);
+  worker.on('exit', fail);
+  // until it is given work, the thread must not keep the process alive (`--help`, usage errors);
+  // after the listeners, as listening on the thread's messages would take a reference again
+  worker.unref();
   return {
     begin(paths, cwd) {
+      if (failed || closed) return here.begin(paths, cwd);
       return new Promise<Found>((resolve, reject) => {
-        if (bootError) return reject(bootError);
-        onError = reject;
+        onFailure = () => here.begin(paths, cwd).then(resolve, reject);
         onIo = (m) => {
+          onFailure = undefined;
           if (m.ok) resolve({ discovery: m.discovery, read: m.read });
           else reject(m.name === 'UsageError' ? new UsageError(m.message) : new Error(m.message));
         };
@@ -73,11 +86,20 @@ export function startHelper(): Helper {
         worker.postMessage({ type: 'begin', paths, cwd } satisfies HelperRequest);
       });
     },
-    runTransforms: (jobs) => new Promise((resolve, reject) => {
-      onTransform = resolve;
-      onError = reject;
-      worker.postMessage({ type: 'transform', jobs } satisfies HelperRequest);
-    }),
-    close: () => void worker.terminate(),
+    runTransforms(jobs) {
+      if (failed || closed) return here.runTransforms(jobs);
+      return new Promise((resolve, reject) => {
+        onFailure = () => here.runTransforms(jobs).then(resolve, reject);
+        onTransform = (results) => {
+          onFailure = undefined;
+          resolve(results);
+        };
+        worker.postMessage({ type: 'transform', jobs } satisfies HelperRequest);
+      });
+    },
+    close() {
+      closed = true;
+      void worker.terminate();
+    },
   };
 }
