@@ -31,8 +31,8 @@ export type CacheOutcome = 'accepted' | 'rejected' | 'absent' | 'stale';
 /** How each file loaded here was compiled (for the timing output and the tests). */
 export const outcomes = new Map<string, CacheOutcome>();
 
-/** The scripts compiled here, so that the build can make their caches after a warm-up. */
-const scripts = new Map<string, vm.Script>();
+/** The scripts compiled here and what they were compiled from, so that the build can make their caches after a warm-up. */
+const scripts = new Map<string, { script: vm.Script; stamp: CacheStamp }>();
 
 /** The file's text. An ASCII file (the compiler is one) is decoded as latin1: the same text, half the cost. */
 function readSource(file: string): string {
@@ -40,7 +40,7 @@ function readSource(file: string): string {
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
-function stampFor(file: string, source: string, packageJson: string): CacheStamp {
+function stampFor(source: string, packageJson: string): CacheStamp {
   const { version } = JSON.parse(fs.readFileSync(packageJson, 'utf8')) as { version: string };
   return { packageVersion: version, sourceLength: source.length, node: process.version, arch: process.arch };
 }
@@ -76,10 +76,11 @@ export function requireWithCodeCache(file: string, packageJson: string, cacheFil
   const loaded = moduleCache[file];
   if (loaded) return loaded.exports;
   const source = readSource(file);
-  const cache = readCache(cacheFile, stampFor(file, source, packageJson));
+  const stamp = stampFor(source, packageJson);
+  const cache = readCache(cacheFile, stamp);
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cache.data });
   outcomes.set(file, cache.data && script.cachedDataRejected ? 'rejected' : cache.outcome);
-  scripts.set(file, script);
+  scripts.set(file, { script, stamp });
 
   const dir = path.dirname(file);
   const mod = new Module(file, module);
@@ -96,11 +97,11 @@ export function requireWithCodeCache(file: string, packageJson: string, cacheFil
  * Write the code cache of a file loaded by requireWithCodeCache (build time only). Made after a
  * warm-up, it also holds the functions the warm-up compiled. Written whole or not at all.
  */
-export function writeCodeCache(file: string, packageJson: string, cacheFile: string): number {
-  const script = scripts.get(file);
-  if (!script) throw new Error(`${file} was not loaded with requireWithCodeCache`);
-  const data = script.createCachedData();
-  const stamp = stampFor(file, readSource(file), packageJson);
+export function writeCodeCache(file: string, cacheFile: string): number {
+  const loaded = scripts.get(file);
+  if (!loaded) throw new Error(`${file} was not loaded with requireWithCodeCache`);
+  const data = loaded.script.createCachedData();
+  const { stamp } = loaded;
   for (const [target, content] of [[cacheFile, data], [`${cacheFile}.json`, `${JSON.stringify(stamp)}\n`]] as const) {
     const tmp = `${target}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, content);

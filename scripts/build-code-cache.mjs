@@ -10,12 +10,12 @@ import { fileURLToPath } from 'node:url';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const dist = (p) => path.join(repo, 'dist', 'lib', p);
-const { COMPILER_CODE_CACHE, COMPILER_FILE, COMPILER_PACKAGE_JSON } = require(dist('scan/compiler-files.cjs'));
+const { COMPILER_CODE_CACHE, COMPILER_FILE } = require(dist('scan/compiler-files.cjs'));
 
 // a cache from an earlier build must not be the one warmed up (it may not fit this compiler)
 for (const f of [COMPILER_CODE_CACHE, `${COMPILER_CODE_CACHE}.json`]) rmSync(f, { force: true });
 
-const { writeCodeCache, outcomes } = require(dist('code-cache.cjs'));
+const { writeCodeCache } = require(dist('code-cache.cjs'));
 const { discoverFiles, readCandidates } = await import(dist('files.js'));
 const { scan } = await import(dist('scan/index.js'));
 const { parseAllowList } = await import(dist('allow.js'));
@@ -27,5 +27,5 @@ const plain = scan(input);
 const typed = scan({ ...input, tsconfig: path.join(demo, 'tsconfig.json') });
 if (!plain.plans.length || !typed.typeAware) throw new Error('the warm-up scan of examples/demo found nothing: the code cache would be cold');
 
-const bytes = writeCodeCache(COMPILER_FILE, COMPILER_PACKAGE_JSON, COMPILER_CODE_CACHE);
-console.log(`code cache: ${path.relative(repo, COMPILER_CODE_CACHE)} (${(bytes / 1048576).toFixed(1)} MB, compiler ${outcomes.get(COMPILER_FILE)} before)`);
+const bytes = writeCodeCache(COMPILER_FILE, COMPILER_CODE_CACHE);
+console.log(`code cache: ${path.relative(repo, COMPILER_CODE_CACHE)} (${(bytes / 1048576).toFixed(1)} MB)`);

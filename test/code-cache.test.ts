@@ -27,7 +27,7 @@ function fixture(): { dir: string; load: (...nodeFlags: string[]) => { outcome: 
     const [file, pkg, cache, write] = process.argv.slice(2);
     const lib = requireWithCodeCache(file, pkg, cache);
     const value = lib.answer(21);
-    if (write) writeCodeCache(file, pkg, cache);
+    if (write) writeCodeCache(file, cache);
     console.log(JSON.stringify({ outcome: outcomes.get(file), value, same: require(file) === lib }));
   `;
   writeFileSync(path.join(dir, 'load.cjs'), script);
