@@ -4,6 +4,7 @@
  * appended and the leading system message hoisted into `instructions` when the plan says so.
  * The scanner has already proven every key here mappable; this only executes the table.
  */
+import { ownEntry } from '../lib/rules/lookup.js';
 import type { FormatEdit, RequestEdit } from '../lib/plan.js';
 import { CHAT_PARAMS, LOGPROBS_INCLUDE } from '../lib/rules/request-params.js';
 import { type Node, type TransformContext, findProp, flattenedProperties, propKey, props, stringLiteralValue, unwrapNode, valueOf } from './context.js';
@@ -22,7 +23,7 @@ export function rewriteRequest(ctx: TransformContext, edit: RequestEdit): void {
 
   for (const p of items) {
     const key = propKey(p);
-    const rule = key ? CHAT_PARAMS[key] : undefined;
+    const rule = key ? ownEntry(CHAT_PARAMS, key) : undefined;
     if (!key || !rule) continue;
     switch (rule.treatment) {
       case 'messages':

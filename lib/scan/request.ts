@@ -3,6 +3,7 @@
  * local variable, spreads and conditional spreads), check every key against the parameter table,
  * and plan the rewrites. Also derives the site kinds that depend on params (§1.2).
  */
+import { ownEntry } from '../rules/lookup.js';
 import { CHAT_PARAMS, MIN_OUTPUT_TOKENS, UNSUPPORTED_MODEL } from '../rules/request-params.js';
 import { helperRename } from '../rules/helpers.js';
 import {
@@ -178,7 +179,7 @@ export class RequestAnalyzer {
     let messages: MessagesFacts | undefined;
     let jsonObject = false;
     for (const entry of c.entries) {
-      const rule = CHAT_PARAMS[entry.key];
+      const rule = ownEntry(CHAT_PARAMS, entry.key);
       if (!rule) {
         this.site.reason('unknown-param', entry.key);
         continue;

@@ -3,6 +3,7 @@
  * `.then`, variables, aliases and destructuring, map every read chain with the RESULT_STEPS
  * table, and report every use the table does not cover (O-ESCAPE, O-NOEQUIV).
  */
+import { ownEntry } from '../rules/lookup.js';
 import type { ChainLink } from '../plan.js';
 import {
   ANY, ELEMENT_CALLBACK_METHODS, FINISH_VALUES, INDEX0, OBJECT_SHAPES, PARSE_NOTE, REPLAY_NOTE, RESULT_STEPS, TOOL_CALLS_FILTER,
@@ -31,7 +32,9 @@ interface Chain {
 }
 
 type Use =
-  | 'console' | 'return' | 'argument' | 'store' | 'spread' | 'throw' | 'export' | 'discard' | 'read' | 'assign';
+  | 'console' | 'return' | 'argument' | 'store' | 'spread' | 'throw' | 'export' | 'discard' | 'read' | 'assign'
+  /** `'choices' in r`, `for (k in r)`, `r instanceof X`: the answer changes with the shape. */
+  | 'reflect';
 
 export class ResultAnalyzer {
   private readonly followed = new Set<ts.Node>();
@@ -201,7 +204,7 @@ export class ResultAnalyzer {
         return;
       }
       const table = RESULT_STEPS[currentShape];
-      const step: Step | undefined = table[access.name] ?? (access.name !== INDEX0 ? table[ANY] : undefined) ?? table[ANY];
+      const step: Step | undefined = ownEntry(table, access.name) ?? table[ANY];
       if (!step) {
         if (OBJECT_SHAPES.has(currentShape)) this.site.reason('no-equivalent-result', describe(chain, access.name));
         // a method or property of a primitive (`content.trim()`, `created.toString()`): fine
@@ -286,6 +289,8 @@ export class ResultAnalyzer {
       case 'console':
         this.site.note('O-ESCAPE', 'warn', 'A logged Chat result now logs the Responses shape.');
         return;
+      case 'reflect':
+        return this.site.reason('no-equivalent-result', `reflection on ${describe(chain)}`);
       default:
         this.site.reason('result-escapes', use);
     }
@@ -323,7 +328,7 @@ export class ResultAnalyzer {
       if (!key || !ts.isIdentifier(el.name) || el.dotDotDotToken || el.initializer) {
         return this.site.reason('no-equivalent-result', `destructuring of ${describe(chain)}`);
       }
-      const step = table[key];
+      const step = ownEntry(table, key);
       if (!step) return this.site.reason('no-equivalent-result', describe(chain, key));
       if ('report' in step) {
         if (step.report === 'not-yet') return this.site.reason('not-supported-yet', step.detail);
@@ -615,6 +620,11 @@ export function useOf(outer: ts.Node): Use {
   if (ts.isThrowStatement(parent)) return 'throw';
   if (ts.isExportAssignment(parent)) return 'export';
   if (ts.isSpreadElement(parent) || ts.isSpreadAssignment(parent)) return 'spread';
+  if (ts.isForInStatement(parent) && parent.expression === outer) return 'reflect';
+  if (ts.isBinaryExpression(parent)) {
+    const op = parent.operatorToken.kind;
+    if ((op === ts.SyntaxKind.InKeyword && parent.right === outer) || (op === ts.SyntaxKind.InstanceOfKeyword && parent.left === outer)) return 'reflect';
+  }
   if (ts.isCallExpression(parent) || ts.isNewExpression(parent)) {
     if (parent.expression === outer) return 'read';
     const callee = parent.expression;

@@ -1,4 +1,5 @@
 /** What the analysis learns about one call site while it runs: kinds, reasons, notes, edits. */
+import { ownEntry } from '../rules/lookup.js';
 import type { Kind } from '../options.js';
 import type { Edit } from '../plan.js';
 import type { Note } from '../report/model.js';
@@ -55,7 +56,7 @@ export class SiteAnalysis {
    */
   retypeReference(ref: ts.TypeReferenceNode, accept: (name: string) => boolean = () => true): 'done' | 'none' | 'escape' {
     const name = ts.isIdentifier(ref.typeName) ? ref.typeName.text : ref.typeName.right.text;
-    const target = TYPE_RENAMES[name];
+    const target = ownEntry(TYPE_RENAMES, name);
     if (!target || !accept(name)) return 'none';
     if (!target.to) return 'escape';
     this.edit({ op: 'retype', rule: 'H-TYPES', ...this.range(ref.typeName), to: target.to, importName: target.to, importFrom: target.module });

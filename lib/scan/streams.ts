@@ -4,6 +4,7 @@
  * listeners and final-result methods map onto ResponseStream's; every hand-off the tool cannot
  * follow is reported (S-HANDOFF).
  */
+import { ownEntry, hasEntry } from '../rules/lookup.js';
 import type { ChainLink } from '../plan.js';
 import {
   ANY, CHUNK_STEPS, FINAL_METHODS, INDEX0, LISTENERS, SAME_STREAM_MEMBERS, STREAM_FINISH_CONDITIONS,
@@ -94,7 +95,7 @@ export class StreamAnalyzer {
         this.listener(call as ts.CallExpression);
         return this.helper(call); // .on() returns the stream: chains continue
       }
-      if (name in FINAL_METHODS && called) return this.final(call as ts.CallExpression, name);
+      if (hasEntry(FINAL_METHODS, name) && called) return this.final(call as ts.CallExpression, name);
       if (SAME_STREAM_MEMBERS.has(name)) return;
       if (name === 'toReadableStream') return this.site.reason('stream-handoff', name);
       return this.site.reason('no-equivalent-result', name);
@@ -107,8 +108,8 @@ export class StreamAnalyzer {
     const [eventArg, cb] = call.arguments;
     const event = stringValue(eventArg);
     if (event === undefined) return this.site.reason('not-supported-yet', 'a listener whose event name is not a literal');
-    if (!(event in LISTENERS)) return this.site.reason('no-equivalent-result', event);
-    const rule = LISTENERS[event];
+    if (!hasEntry(LISTENERS, event)) return this.site.reason('no-equivalent-result', event);
+    const rule = ownEntry(LISTENERS, event);
     if (!rule) return this.site.reason('no-equivalent-result', event);
     if (rule.to !== event) {
       this.site.edit({ op: 'replace', rule: 'S-HELPER', ...this.site.range(eventArg), text: `'${rule.to}'` });
@@ -171,7 +172,7 @@ export class StreamAnalyzer {
 
   /** S-FINAL: `await s.finalChatCompletion()` → `await s.finalResponse()`, then §4 on the value. */
   private final(call: ts.CallExpression, method: string): void {
-    const rule = FINAL_METHODS[method];
+    const rule = ownEntry(FINAL_METHODS, method);
     if (!rule) return this.site.reason('no-equivalent-result', method);
     const access = call.expression as ts.PropertyAccessExpression;
     const awaited = climbWrappers(call).parent;
@@ -232,7 +233,7 @@ export class StreamAnalyzer {
         return this.chunkEnd(outer, current, currentShape, chain);
       }
       const table = CHUNK_STEPS[currentShape];
-      const step: ChunkStep | undefined = table[access.name] ?? table[ANY];
+      const step: ChunkStep | undefined = ownEntry(table, access.name) ?? table[ANY];
       if (!step) return this.site.reason('no-equivalent-result', describe(chain, access.name));
       if ('report' in step) {
         if (step.report === 'not-yet') return this.site.reason('not-supported-yet', step.detail);
@@ -265,7 +266,7 @@ export class StreamAnalyzer {
           const other = parent.left === outer ? parent.right : parent.left;
           const value = stringValue(other);
           if (value === 'function_call') return this.site.reason('legacy-functions');
-          if (value && value in STREAM_FINISH_CONDITIONS) {
+          if (value && hasEntry(STREAM_FINISH_CONDITIONS, value)) {
             const op = parent.operatorToken.kind;
             const negate = op === ts.SyntaxKind.ExclamationEqualsEqualsToken || op === ts.SyntaxKind.ExclamationEqualsToken;
             this.site.note('O-FINISH', 'warn', `finish_reason === '${value}' became a check of the terminal event.`);
