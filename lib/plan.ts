@@ -4,6 +4,7 @@
  * offsets (BOM stripped) of the file it applies to; transforms find the node with that range.
  */
 import type { SiteRecord } from './report/model.js';
+import type { RuleId } from './rules/ids.js';
 
 interface Anchor {
   /** Absolute path of the file the edit applies to (a V-LOCAL definition may live elsewhere). */
@@ -11,7 +12,7 @@ interface Anchor {
   start: number;
   end: number;
   /** Spec rule id this edit implements. */
-  rule: string;
+  rule: RuleId;
 }
 
 /** `X.chat.completions.create` → `X.responses.create` (A-CREATE, A-PARSE, A-STREAM, A-BETA). */

@@ -2,6 +2,7 @@
  * The one Report model (DESIGN.md §3). Text, JSON, Markdown and SARIF are renderings of it.
  * The JSON rendering is a public contract: change it only with a schemaVersion bump.
  */
+import type { RuleId } from '../rules/ids.js';
 import type { Kind } from '../options.js';
 
 export const SCHEMA_VERSION = 1 as const;
@@ -23,7 +24,7 @@ export interface Reason {
 
 export interface Note {
   /** Rule id from MIGRATION-SPEC, e.g. `R-STORE`. */
-  rule: string;
+  rule: RuleId;
   level: 'info' | 'warn';
   message: string;
 }

@@ -12,7 +12,7 @@ export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/
 export const INFORMATION_URI = 'https://github.com/migrate-responses/migrate-responses';
 const SRCROOT = '%SRCROOT%';
 
-const RULE_INDEX = new Map(REASON_CODES.map((info, i) => [info.code, i]));
+const RULE_INDEX = new Map<string, number>(REASON_CODES.map((info, i) => [info.code, i]));
 
 export function renderSarif(report: Report): string {
   return JSON.stringify(toSarif(report), null, 2) + '\n';

@@ -1,10 +1,12 @@
 /** SDK helper renames (MIGRATION-SPEC §6, H-ZODFORMAT, H-ZODFUNCTION, H-STANDARD) as data. */
 
+import type { RuleId } from './ids.js';
+
 export interface HelperRename {
   module: string;
   from: string;
   to: string;
-  rule: string;
+  rule: RuleId;
   /** Where the helper's result goes: a response format or a tool definition. */
   role: 'format' | 'tool';
 }

@@ -4,18 +4,20 @@
  * SARIF rules, `--list-rules` and the README are generated from this table.
  */
 
+import type { PatternId, RuleId } from './ids.js';
+
 export interface ReasonCodeInfo {
   code: string;
   /** Template; `{detail}` is the part after the colon (host, param name, how…). */
   message: string;
   fix: string;
   /** Spec rules that produce this code. */
-  rules: string[];
+  rules: readonly (RuleId | PatternId)[];
   /** A reason attached to a file rather than a site. */
   fileLevel?: boolean;
 }
 
-export const REASON_CODES: readonly ReasonCodeInfo[] = [
+const TABLE = [
   { code: 'provider-not-openai', rules: ['P-NONOPENAI', 'P-PROVIDER-OPT'],
     message: 'Client targets {detail}; Responses support there is unknown.',
     fix: 'Keep Chat Completions, or confirm the vendor supports /responses and pass the origin to --allow-base-url.' },
@@ -101,6 +103,10 @@ export const REASON_CODES: readonly ReasonCodeInfo[] = [
   { code: 'not-supported-yet', rules: [],
     message: 'The rewrite for {detail} is not implemented yet; the site is left as it is.',
     fix: 'Migrate this site by hand following the rule cited in MIGRATION-SPEC, or wait for a later version.' },
+  // Not in MIGRATION-SPEC §9: analysing this one site threw; the site is listed instead of lost.
+  { code: 'scanner-error', rules: ['G-ATOMIC'],
+    message: 'The scanner failed on this site ({detail}); it was left as it is.',
+    fix: 'Report the bug with a snippet of the call, and migrate this site by hand meanwhile.' },
   // Not in MIGRATION-SPEC §9: the planned rewrite threw or produced code that does not parse.
   { code: 'transform-failed', rules: ['G-ATOMIC'],
     message: 'The rewrite failed ({detail}); the file was left as it was.',
@@ -108,19 +114,32 @@ export const REASON_CODES: readonly ReasonCodeInfo[] = [
   { code: 'test-mock', rules: ['N04'], fileLevel: true,
     message: 'Test doubles still target chat.completions.',
     fix: 'Update mocks to responses.create and the Responses result shape.' },
-];
+] as const satisfies readonly ReasonCodeInfo[];
 
-const BY_CODE = new Map(REASON_CODES.map((r) => [r.code, r]));
+/** A reason code of the table: the scanner cannot raise one that is not there. */
+export type ReasonCode = (typeof TABLE)[number]['code'];
 
-export function reasonInfo(code: string): ReasonCodeInfo {
-  const info = BY_CODE.get(code);
-  if (!info) throw new Error(`unknown reason code: ${code}`);
-  return info;
+/** A reason raised by the scanner: the code and the detail after the colon (`provider-unknown:injected`). */
+export interface ReasonRef {
+  code: ReasonCode;
+  detail?: string;
 }
 
-/** Fill a reason's message template. Without a detail, the `{detail}` slot and its brackets go. */
-export function reasonMessage(code: string, detail?: string): string {
-  const template = reasonInfo(code).message;
+export const REASON_CODES: readonly (ReasonCodeInfo & { code: ReasonCode })[] = TABLE;
+
+const BY_CODE = new Map<string, ReasonCodeInfo>(REASON_CODES.map((r) => [r.code, r]));
+
+/** The table's entry for a code read back from a report (a string), if it is one. */
+export function reasonInfo(code: string): ReasonCodeInfo | undefined {
+  return BY_CODE.get(code);
+}
+
+/**
+ * Fill a reason's message template. Without a detail, the `{detail}` slot and its brackets go.
+ * Total on purpose: it runs while the report is built, where a throw would lose the whole run.
+ */
+export function reasonMessage(code: ReasonCode, detail?: string): string {
+  const template = BY_CODE.get(code)?.message ?? `${code} ({detail})`;
   if (detail !== undefined) return template.replaceAll('{detail}', detail);
   return template.replace(/ \(\{detail\}\)/g, '').replaceAll('{detail}', 'this');
 }

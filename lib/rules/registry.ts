@@ -8,6 +8,8 @@
  * `const client = new OpenAI()`; `imports` / `context` add lines above it (before and after).
  */
 
+import type { RuleId } from './ids.js';
+
 export interface RuleExample {
   before: string;
   after: string;
@@ -23,7 +25,7 @@ export interface RuleExample {
 }
 
 export interface RuleInfo {
-  id: string;
+  id: RuleId;
   summary: string;
   /** Rules that only report (the site stays on Chat Completions) show the marker in `after`. */
   example?: RuleExample;

@@ -3,6 +3,8 @@
  * params object needs; the request transform uses the same table to rewrite the keys.
  */
 
+import type { RuleId } from './ids.js';
+
 export type ParamTreatment =
   | 'keep' // R-SAME, R-MODEL, R-PARALLEL, R-STORE, R-STREAM: same name and shape
   | 'messages' // R-MESSAGES → input (+ instructions)
@@ -21,7 +23,7 @@ export type ParamTreatment =
 
 export interface ParamRule {
   treatment: ParamTreatment;
-  rule: string;
+  rule: RuleId;
   /** New key name, for renames. */
   to?: string;
 }

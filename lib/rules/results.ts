@@ -7,6 +7,8 @@
  * itself (O-CHOICES), so `r.choices[0].message.content` becomes `r.output_text`.
  */
 
+import type { RuleId } from './ids.js';
+
 /** The Chat shape a value has while a chain is followed. */
 export type Shape =
   | 'completion' | 'choices' | 'choice' | 'message' | 'usage' | 'prompt-details' | 'completion-details'
@@ -21,7 +23,7 @@ export const TOOL_CALLS_FILTER = '#function_calls';
 
 export type Step =
   /** Follow to another shape; `path` is what this step contributes to the Responses chain. */
-  | { to: Shape; path: string[]; rule?: string; note?: string }
+  | { to: Shape; path: string[]; rule?: RuleId; note?: string }
   /** No equivalent: report `no-equivalent-result:<detail>`. */
   | { report: 'no-equivalent-result' | 'legacy-functions' | 'not-yet'; detail: string };
 

@@ -3,6 +3,7 @@
  * `.then`, variables, aliases and destructuring, map every read chain with the RESULT_STEPS
  * table, and report every use the table does not cover (O-ESCAPE, O-NOEQUIV).
  */
+import type { RuleId } from '../rules/ids.js';
 import { ownEntry } from '../rules/lookup.js';
 import type { ChainLink } from '../plan.js';
 import {
@@ -599,7 +600,7 @@ function describe(chain: Chain, next?: string): string {
   return names.join('.').replace(/\.\[/g, '[') || 'result';
 }
 
-function ruleOf(shape: Shape): string {
+function ruleOf(shape: Shape): RuleId {
   switch (shape) {
     case 'tool-calls': case 'tool-call': case 'tool-call-function': return 'O-TOOLCALLS';
     case 'content': return 'O-CONTENT';

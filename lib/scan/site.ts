@@ -5,7 +5,8 @@ import type { Edit } from '../plan.js';
 import type { Note } from '../report/model.js';
 import { TYPE_RENAMES } from '../rules/results.js';
 import { ts, startOf } from './ast.js';
-import type { ReasonRef } from './provider.js';
+import type { ReasonCode, ReasonRef } from '../rules/reasons.js';
+import type { RuleId } from '../rules/ids.js';
 
 export class SiteAnalysis {
   readonly reasons: ReasonRef[] = [];
@@ -30,11 +31,11 @@ export class SiteAnalysis {
     readonly file: string,
   ) {}
 
-  reason(code: string, detail?: string): void {
+  reason(code: ReasonCode, detail?: string): void {
     if (!this.reasons.some((r) => r.code === code && r.detail === detail)) this.reasons.push({ code, detail });
   }
 
-  note(rule: string, level: 'info' | 'warn', message: string): void {
+  note(rule: RuleId, level: 'info' | 'warn', message: string): void {
     if (!this.notes.some((n) => n.rule === rule && n.message === message)) this.notes.push({ rule, level, message });
   }
 

@@ -4,6 +4,7 @@
  * listeners and final-result methods map onto ResponseStream's; every hand-off the tool cannot
  * follow is reported (S-HANDOFF).
  */
+import type { RuleId } from '../rules/ids.js';
 import { ownEntry, hasEntry } from '../rules/lookup.js';
 import type { ChainLink } from '../plan.js';
 import {
@@ -544,7 +545,7 @@ function hasPath(obj: ts.ObjectLiteralExpression, path: string): boolean {
   return ts.isObjectLiteralExpression(v) && hasPath(v, rest.join('.'));
 }
 
-function ruleOf(kind: string): string {
+function ruleOf(kind: string): RuleId {
   if (kind.startsWith('usage')) return 'S-USAGE';
   if (kind.startsWith('finish')) return 'S-FINISH';
   return 'S-TEXT';
