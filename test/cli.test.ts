@@ -82,7 +82,8 @@ describe('CLI', () => {
   });
 
   it('a file with a syntax error is reported (exit 1) and the rest of the tree is still scanned', () => {
-    const dir = tree({ 'src/broken.ts': "import OpenAI from 'openai';\nconst x = ;\n", 'src/ok.ts': MIGRATABLE });
+    const broken = "import OpenAI from 'openai';\nconst x = ;\nexport const ask = () => new OpenAI().chat.completions.create({ model: 'gpt-4o-mini', messages: [] });\n";
+    const dir = tree({ 'src/broken.ts': broken, 'src/ok.ts': MIGRATABLE });
     const r = cli(dir, 'src', '--dry-run', '--format', 'json');
     assert.equal(r.code, 1);
     const json = JSON.parse(r.stdout);

@@ -37,6 +37,8 @@ function cli(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) {
 
 const call = (q = 'q') => `const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: ${q} }] });`;
 const MIGRATABLE = `import OpenAI from 'openai';\nconst client = new OpenAI();\nexport async function ask(q: string) {\n  ${call()}\n  return r.choices[0].message.content;\n}\n`;
+/** A file that cannot hold a site's scan: its chat call sits after a syntax error. */
+const BROKEN = "import OpenAI from 'openai';\nconst x = {;\nexport const ask = () => new OpenAI().chat.completions.create({ model: 'gpt-4o-mini', messages: [] });\n";
 const MIGRATED = `import OpenAI from 'openai';\nconst client = new OpenAI();\nexport async function ask(q: string) {\n  const r = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false });\n  return r.output_text;\n}\n`;
 
 async function dry(dir: string, paths: string[] = ['.']) {
@@ -47,7 +49,7 @@ describe('bad input: reported, skipped, the rest goes on (exit 1)', () => {
   it('a syntax error, a non-UTF-8 file, a binary file and a too-deep file are each named; the good file is still rewritten', () => {
     const dir = tree({
       'src/ok.ts': MIGRATABLE,
-      'src/broken.ts': "import OpenAI from 'openai';\nconst x = {;\n",
+      'src/broken.ts': BROKEN,
       'src/latin1.ts': Buffer.concat([Buffer.from("import OpenAI from 'openai'; // caf"), Buffer.from([0xe9]), Buffer.from('\n')]),
       'src/video.ts': Buffer.concat([Buffer.from([0x47, 0x00, 0x11]), Buffer.alloc(200)]),
       'src/deep.ts': `import OpenAI from 'openai';\nexport const x = ${'['.repeat(3000)}1${']'.repeat(3000)};\n`,
@@ -62,14 +64,26 @@ describe('bad input: reported, skipped, the rest goes on (exit 1)', () => {
     assert.match(messages['src/video.ts'], /binary file/);
     assert.match(messages['src/deep.ts'], /nest deeper than 256 levels/);
     assert.equal(readFileSync(path.join(dir, 'src/ok.ts'), 'utf8'), MIGRATED);
-    assert.equal(readFileSync(path.join(dir, 'src/broken.ts'), 'utf8'), "import OpenAI from 'openai';\nconst x = {;\n");
+    assert.equal(readFileSync(path.join(dir, 'src/broken.ts'), 'utf8'), BROKEN);
+  });
+
+  it('a module a site imports (its client) that does not parse is reported too; a candidate no site needs is never parsed', async () => {
+    const dir = tree({
+      'src/client.ts': "import OpenAI from 'openai';\nexport const client = new OpenAI(;\n",
+      'src/unused.ts': "import OpenAI from 'openai';\nconst y = {;\n",
+      'src/ask.ts': "import { client } from './client';\nexport const ask = (q: string) => client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });\n",
+    });
+    const { report } = await dry(dir);
+    assert.deepEqual(report.errors.map((e) => e.file), ['src/client.ts']);
+    assert.match(report.errors[0].message, /^syntax error: 2:/);
+    assert.equal(report.sites.length, 1);
   });
 
   it('syntax both parsers must accept: decorators, satisfies, using, JSX in .js, <T>x in .ts', async () => {
     const dir = tree({
       'deco.ts': `import OpenAI from 'openai';\nfunction logged(_t: unknown, _k: string) {}\nconst client = new OpenAI();\nexport class Bot {\n  @logged\n  async ask(q: string) {\n    ${call()}\n    const opts = { retries: 1 } satisfies Record<string, number>;\n    const n = <number>(opts.retries as unknown);\n    return r.choices[0].message.content + n;\n  }\n}\n`,
       'using.ts': `import OpenAI from 'openai';\nconst client = new OpenAI();\nexport async function ask(q: string) {\n  using _lock = { [Symbol.dispose]() {} };\n  ${call()}\n  return r.choices[0].message.content;\n}\n`,
-      'view.js': `import OpenAI from 'openai';\nconst client = new OpenAI();\nexport async function View({ q }) {\n  ${call()}\n  return <p title="x">{r.choices[0].message.content}</p>;\n}\n`,
+      'view.js': `import OpenAI from 'openai';\nconst client = new OpenAI();\n/** @param {{ q: string }} props */\nexport async function View({ q }) {\n  ${call()}\n  return <p title="x">{r.choices[0].message.content}</p>;\n}\n`,
     });
     const { report, changes } = await dry(dir);
     assert.deepEqual(report.errors, []);
@@ -88,7 +102,7 @@ describe('bad input: reported, skipped, the rest goes on (exit 1)', () => {
       'bom.ts': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(MIGRATABLE)]),
       'crlf.ts': crlf,
       'mixed.ts': mixed,
-      'cli.mjs': `#!/usr/bin/env node\nimport OpenAI from 'openai';\nconst client = new OpenAI();\nconst r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: process.argv[2] }] });\nconsole.log(r.choices[0].message.content);\n`,
+      'cli.mjs': `#!/usr/bin/env node\nimport OpenAI from 'openai';\nconst client = new OpenAI();\nconst r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: String(process.argv[2]) }] });\nconsole.log(r.choices[0].message.content);\n`,
     });
     const r = cli(dir, ['.']);
     assert.equal(r.code, 0, r.stderr);
@@ -105,14 +119,14 @@ describe('bad input: reported, skipped, the rest goes on (exit 1)', () => {
 
   it('a minified multi-megabyte bundle and very long lines are scanned without trouble', async () => {
     const filler = Array.from({ length: 40_000 }, (_, i) => `function f${i}(a,b){return a*${i}+b}`).join(';');
-    const bundle = `import OpenAI from 'openai';const client=new OpenAI();${filler};export async function ask(q){const r=await client.chat.completions.create({model:'gpt-4o-mini',messages:[{role:'user',content:q}]});return r.choices[0].message.content}\n`;
+    const bundle = `import OpenAI from 'openai';const client=new OpenAI();${filler};export async function ask(q){const r=await client.chat.completions.create({model:'gpt-4o-mini',messages:[{role:'user',content:String(q)}]});return r.choices[0].message.content}\n`;
     assert.ok(bundle.length > 1_000_000);
     const dir = tree({ 'bundle.min.js': bundle });
     const { report, changes } = await dry(dir);
     assert.deepEqual(report.errors, []);
     assert.equal(report.sites[0].status, 'migrated');
     assert.equal(report.sites[0].line, 1);
-    assert.match(changes[0].after, /client\.responses\.create\(\{model:'gpt-4o-mini',input:\[\{role:'user',content:q\}\], store: false\}\)/);
+    assert.match(changes[0].after, /client\.responses\.create\(\{model:'gpt-4o-mini',input:\[\{role:'user',content:String\(q\)\}\], store: false\}\)/);
   });
 });
 

@@ -7,7 +7,7 @@
 import {
   ts, unwrap, stringValue, accessName, accessNameNode, isAccess, propertyNameText, propertyValue, walk, startOf,
 } from './ast.js';
-import { bindingOfExpression, declarationOf, sdkClassOf } from './bindings.js';
+import { bindingOfExpression, declarationOf, sdkClassOf, type BindingScope } from './bindings.js';
 
 export const SDK_METHODS = new Set(['create', 'parse', 'stream', 'runTools', 'runFunctions']);
 
@@ -40,7 +40,7 @@ export interface FileFindings {
   mocks: ts.Node[];
 }
 
-export function findSites(sf: ts.SourceFile, checker: ts.TypeChecker): FileFindings {
+export function findSites(sf: ts.SourceFile, scope: BindingScope): FileFindings {
   const sites: FoundSite[] = [];
   const mocks: ts.Node[] = [];
   const quick = sf.text;
@@ -50,26 +50,34 @@ export function findSites(sf: ts.SourceFile, checker: ts.TypeChecker): FileFindi
   walk(sf, (node) => {
     if (ts.isCallExpression(node)) {
       if (mayHaveSdk) {
-        const sdk = sdkCall(node, checker);
+        const sdk = sdkCall(node, scope);
         if (sdk) sites.push(sdk);
       }
       if (mayHaveHttp) {
-        const http = httpCall(node, checker);
+        const http = httpCall(node, scope);
         if (http) sites.push(http);
       }
       if (mayHaveV3) {
-        const v3 = v3Call(node, checker);
+        const v3 = v3Call(node, scope);
         if (v3) sites.push(v3);
       }
       if (mayHaveSdk && isMockCall(node)) mocks.push(node);
     }
     if (mayHaveSdk && isAccess(node) && SDK_METHODS.has(accessName(node) ?? '')) {
-      const indirect = indirectUse(node, checker);
+      const indirect = indirectUse(node, scope);
       if (indirect === 'mock') mocks.push(node);
       else if (indirect) sites.push(indirect);
     }
   });
   return { sites, mocks };
+}
+
+/** `….chat.completions.create(…)` / `.parse(…)` however the chain is spelled: a call the scanner lists. */
+export function isChatCompletionsCall(node: ts.Node): node is ts.CallExpression {
+  if (!ts.isCallExpression(node)) return false;
+  const chain = chainOf(node.expression);
+  const method = chain && accessName(unwrap(node.expression) as ts.PropertyAccessExpression | ts.ElementAccessExpression);
+  return Boolean(chain && (method === 'create' || method === 'parse'));
 }
 
 interface Chain {
@@ -86,7 +94,7 @@ function chainOf(callee: ts.Expression): Chain | undefined {
   return { completions, chatHolder: unwrap(completions.expression) };
 }
 
-function sdkCall(call: ts.CallExpression, checker: ts.TypeChecker): FoundSite | undefined {
+function sdkCall(call: ts.CallExpression, scope: BindingScope): FoundSite | undefined {
   const callee = call.expression;
   const chain = chainOf(callee);
   if (!chain) return undefined;
@@ -104,7 +112,7 @@ function sdkCall(call: ts.CallExpression, checker: ts.TypeChecker): FoundSite | 
   if (method !== 'create' && method !== 'parse' && method !== 'stream' && method !== 'runTools') return undefined;
   // `chat.completions.create(…)` on a chat resource held in a variable
   if (ts.isIdentifier(holder)) {
-    const decl = declarationOf(checker, holder);
+    const decl = declarationOf(scope.checker, holder);
     const client = decl && chatResourceClient(decl);
     if (client) return { kind: 'sdk', call, direct: true, methodToken, method, beta: false, receiver: client, chatAlias: holder, callee: c };
     if (/chat/i.test(holder.text) || hasMessages(call)) {
@@ -144,7 +152,7 @@ function hasMessages(call: ts.CallExpression): boolean {
  * A chat method referenced without being called: `.call/.apply/.bind` and aliases are sites
  * (receiver-not-client); mocks, spies, assertions and `typeof` checks are not.
  */
-function indirectUse(access: ts.PropertyAccessExpression | ts.ElementAccessExpression, _checker: ts.TypeChecker): FoundSite | 'mock' | undefined {
+function indirectUse(access: ts.PropertyAccessExpression | ts.ElementAccessExpression, _scope: BindingScope): FoundSite | 'mock' | undefined {
   const chain = chainOf(access);
   if (!chain) return undefined;
   const holder = chain.chatHolder;
@@ -187,21 +195,21 @@ function isMockCall(node: ts.Node): boolean {
 const HTTP_MODULES = new Set(['axios', 'got', 'ky', 'undici', 'node-fetch', 'cross-fetch', 'isomorphic-fetch', 'https', 'http', 'node:https', 'node:http', 'superagent', 'ofetch']);
 const HTTP_METHODS = new Set(['post', 'request', 'put', 'get', 'fetch', 'stream', 'open']);
 
-function httpCall(call: ts.CallExpression, checker: ts.TypeChecker): FoundSite | undefined {
+function httpCall(call: ts.CallExpression, scope: BindingScope): FoundSite | undefined {
   const callee = unwrap(call.expression);
   const urlArg = call.arguments[0];
   let token: ts.Node | undefined;
   if (ts.isIdentifier(callee)) {
-    if (!isHttpFunction(callee, checker)) return undefined;
+    if (!isHttpFunction(callee, scope)) return undefined;
     token = callee;
   } else if (ts.isPropertyAccessExpression(callee) && HTTP_METHODS.has(callee.name.text)) {
     const object = unwrap(callee.expression);
     if (callee.name.text === 'open') {
       // xhr.open('POST', url)
-      if (call.arguments.length < 2 || !urlEndsWithChat(call.arguments[1], checker)) return undefined;
+      if (call.arguments.length < 2 || !urlEndsWithChat(call.arguments[1], scope)) return undefined;
       return { kind: 'http', call, methodToken: callee.name, body: undefined };
     }
-    const isClient = isHttpClient(object, checker) || (ts.isIdentifier(object) && (object.text === 'globalThis' || object.text === 'window') && callee.name.text === 'fetch');
+    const isClient = isHttpClient(object, scope) || (ts.isIdentifier(object) && (object.text === 'globalThis' || object.text === 'window') && callee.name.text === 'fetch');
     if (!isClient) return undefined;
     token = callee.name;
   } else {
@@ -211,29 +219,29 @@ function httpCall(call: ts.CallExpression, checker: ts.TypeChecker): FoundSite |
   const url = config && ts.isObjectLiteralExpression(config)
     ? propertyValue(config.properties.find((p) => ['url', 'path'].includes(propertyNameText(p.name) ?? '')))
     : urlArg;
-  if (!url || !urlEndsWithChat(url, checker)) return undefined;
+  if (!url || !urlEndsWithChat(url, scope)) return undefined;
   return { kind: 'http', call, methodToken: token, body: requestBody(call) };
 }
 
 /** `fetch` (global or imported from a fetch package), `axios(…)`, `got(…)`, `ky(…)`. */
-function isHttpFunction(id: ts.Identifier, checker: ts.TypeChecker): boolean {
-  const decl = declarationOf(checker, id);
+function isHttpFunction(id: ts.Identifier, scope: BindingScope): boolean {
+  const decl = declarationOf(scope.checker, id);
   // the global fetch: undeclared without lib files, declared by lib.dom / @types/node with them
   if (!decl || decl.getSourceFile().isDeclarationFile) return id.text === 'fetch';
-  const binding = bindingOfExpression(checker, id);
+  const binding = bindingOfExpression(scope, id);
   return Boolean(binding && HTTP_MODULES.has(binding.module));
 }
 
 /** An object bound to an HTTP library (`axios`, an `axios.create()` instance, `https`…). */
-function isHttpClient(object: ts.Expression, checker: ts.TypeChecker): boolean {
-  const binding = bindingOfExpression(checker, object);
+function isHttpClient(object: ts.Expression, scope: BindingScope): boolean {
+  const binding = bindingOfExpression(scope, object);
   if (binding && HTTP_MODULES.has(binding.module)) return true;
   if (ts.isIdentifier(object)) {
-    const decl = declarationOf(checker, object);
+    const decl = declarationOf(scope.checker, object);
     if (decl && ts.isVariableDeclaration(decl) && decl.initializer) {
       const init = unwrap(decl.initializer);
       if (ts.isCallExpression(init) && ts.isPropertyAccessExpression(init.expression) && init.expression.name.text === 'create') {
-        const b = bindingOfExpression(checker, init.expression.expression);
+        const b = bindingOfExpression(scope, init.expression.expression);
         return Boolean(b && HTTP_MODULES.has(b.module));
       }
     }
@@ -244,19 +252,19 @@ function isHttpClient(object: ts.Expression, checker: ts.TypeChecker): boolean {
 const CHAT_PATH = /\/chat\/completions\/?(\?.*)?$/;
 
 /** The URL's static text ends with `/chat/completions`: a literal, a template, a concatenation, a const. */
-function urlEndsWithChat(expression: ts.Expression, checker: ts.TypeChecker, depth = 0): boolean {
+function urlEndsWithChat(expression: ts.Expression, scope: BindingScope, depth = 0): boolean {
   const e = unwrap(expression);
   const literal = stringValue(e);
   if (literal !== undefined) return CHAT_PATH.test(literal);
   if (ts.isTemplateExpression(e)) return CHAT_PATH.test(e.templateSpans[e.templateSpans.length - 1].literal.text);
-  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) return urlEndsWithChat(e.right, checker, depth + 1);
+  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) return urlEndsWithChat(e.right, scope, depth + 1);
   if (ts.isNewExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === 'URL' && e.arguments?.[0]) {
-    return urlEndsWithChat(e.arguments[0], checker, depth + 1);
+    return urlEndsWithChat(e.arguments[0], scope, depth + 1);
   }
   if (ts.isIdentifier(e) && depth < 4) {
-    const decl = declarationOf(checker, e);
+    const decl = declarationOf(scope.checker, e);
     if (decl && ts.isVariableDeclaration(decl) && decl.initializer && decl.parent.flags & ts.NodeFlags.Const) {
-      return urlEndsWithChat(decl.initializer, checker, depth + 1);
+      return urlEndsWithChat(decl.initializer, scope, depth + 1);
     }
   }
   return false;
@@ -288,19 +296,19 @@ function bodyObject(e: ts.Expression): ts.ObjectLiteralExpression | undefined {
 
 // ---- openai v3 (A-V3) ------------------------------------------------------------------------
 
-function v3Call(call: ts.CallExpression, checker: ts.TypeChecker): FoundSite | undefined {
+function v3Call(call: ts.CallExpression, scope: BindingScope): FoundSite | undefined {
   const callee = unwrap(call.expression);
   if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'createChatCompletion') return undefined;
-  if (!isV3Client(unwrap(callee.expression), checker, 0)) return undefined;
+  if (!isV3Client(unwrap(callee.expression), scope, 0)) return undefined;
   return { kind: 'v3', call, methodToken: callee.name };
 }
 
-function isV3Client(e: ts.Expression, checker: ts.TypeChecker, depth: number): boolean {
+function isV3Client(e: ts.Expression, scope: BindingScope, depth: number): boolean {
   if (depth > 6) return false;
-  if (ts.isNewExpression(e)) return sdkClassOf(bindingOfExpression(checker, e.expression)) === 'v3';
+  if (ts.isNewExpression(e)) return sdkClassOf(bindingOfExpression(scope, e.expression)) === 'v3';
   if (ts.isIdentifier(e)) {
-    const decl = declarationOf(checker, e);
-    if (decl && ts.isVariableDeclaration(decl) && decl.initializer) return isV3Client(unwrap(decl.initializer), checker, depth + 1);
+    const decl = declarationOf(scope.checker, e);
+    if (decl && ts.isVariableDeclaration(decl) && decl.initializer) return isV3Client(unwrap(decl.initializer), scope, depth + 1);
     if (decl && ts.isParameter(decl) && decl.type) return /\bOpenAIApi\b/.test(decl.type.getText());
   }
   if (ts.isPropertyAccessExpression(e) && e.expression.kind === ts.SyntaxKind.ThisKeyword) {
@@ -309,10 +317,10 @@ function isV3Client(e: ts.Expression, checker: ts.TypeChecker, depth: number): b
     let found = false;
     walk(cls, (n) => {
       if (ts.isBinaryExpression(n) && ts.isPropertyAccessExpression(n.left) && n.left.name.text === e.name.text && ts.isNewExpression(unwrap(n.right))) {
-        if (sdkClassOf(bindingOfExpression(checker, (unwrap(n.right) as ts.NewExpression).expression)) === 'v3') found = true;
+        if (sdkClassOf(bindingOfExpression(scope, (unwrap(n.right) as ts.NewExpression).expression)) === 'v3') found = true;
       }
       if (ts.isPropertyDeclaration(n) && propertyNameText(n.name) === e.name.text && n.initializer && ts.isNewExpression(unwrap(n.initializer))) {
-        if (sdkClassOf(bindingOfExpression(checker, (unwrap(n.initializer) as ts.NewExpression).expression)) === 'v3') found = true;
+        if (sdkClassOf(bindingOfExpression(scope, (unwrap(n.initializer) as ts.NewExpression).expression)) === 'v3') found = true;
       }
     });
     return found;

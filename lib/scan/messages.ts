@@ -7,6 +7,7 @@ import { declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
+import { isChatCompletionsCall } from './find-sites.js';
 import { isSimpleRole, isStringTyped, messageElementsAreSimple, CHAT_MESSAGE_TYPES, typeIsString } from './types.js';
 
 export interface MessagesFacts {
@@ -128,30 +129,18 @@ export class MessagesAnalyzer {
     this.site.edit({ op: 'retype', rule: 'M-TYPES', ...this.site.range(element), to, importName: to, importFrom: 'openai/resources/responses/responses' });
   }
 
-  /** A value the tool cannot see into: fine when its type proves simple messages (M-INPUT). */
+  /**
+   * A value the tool cannot see into: fine only when its type proves simple messages (M-INPUT).
+   * An untyped one (JavaScript, `any`) may carry `name`, tool turns or content parts, which the
+   * Responses API rejects or reads differently: never passed through (M-CONTENT-UNTYPED).
+   */
   private opaque(e: ts.Expression): void {
-    const simple = messageElementsAreSimple(this.ctx.checker, e);
-    if (simple === 'yes') return;
-    if (simple === 'unknown' && !this.ctx.typeAware) {
-      this.site.note('M-CONTENT-UNTYPED', 'warn', `Messages from ${shortText(e, 40)} are passed through unchanged: their content could not be typed, so parts arrays or tool turns in them would need the §3 shapes.`);
-      return;
-    }
-    if (simple === 'unknown') {
-      this.site.note('M-CONTENT-UNTYPED', 'warn', `Messages from ${shortText(e, 40)} are untyped and passed through unchanged.`);
-      return;
-    }
-    this.site.reason('messages-not-local');
+    if (messageElementsAreSimple(this.ctx.checker, e) !== 'yes') this.site.reason('messages-not-local');
   }
 
   private opaqueElement(e: ts.Expression): void {
     const type = this.ctx.checker.getTypeAtLocation(e);
-    const simple = messageElementTypeSimple(this.ctx, e, type);
-    if (simple === 'yes') return;
-    if (simple === 'unknown') {
-      this.site.note('M-CONTENT-UNTYPED', 'warn', `Message ${shortText(e, 40)} is untyped and passed through unchanged.`);
-      return;
-    }
-    this.site.reason('messages-not-local');
+    if (messageElementTypeSimple(this.ctx, e, type) !== 'yes') this.site.reason('messages-not-local');
   }
 
   /** One message object literal (M-USER, M-SYSTEM, M-ASSIST-*, M-TOOL, M-NAME, M-FUNCTION). */
@@ -261,13 +250,8 @@ export class MessagesAnalyzer {
       if (role !== 'assistant') this.site.reason('messages-not-local');
       return;
     }
-    const str = isStringTyped(this.ctx.checker, v);
-    if (str === 'yes') return;
-    if (str === 'unknown') {
-      this.site.note('M-CONTENT-UNTYPED', 'warn', `Message content ${shortText(v, 40)} is untyped and passed through unchanged; a parts array there would need the M-PART shapes.`);
-      return;
-    }
-    this.site.reason('messages-not-local');
+    // untyped content may be a parts array at run time, whose parts change shape (M-PART-*)
+    if (isStringTyped(this.ctx.checker, v) !== 'yes' && !isChatContentRead(this.ctx.checker, v)) this.site.reason('messages-not-local');
   }
 
   /** One content part (M-PART-*). */
@@ -329,6 +313,58 @@ function messageElementTypeSimple(ctx: ScanContext, _e: ts.Expression, type: ts.
   const roles = roleType.isUnion() ? roleType.types : [roleType];
   if (!roles.every((t) => t.isStringLiteral() && ['system', 'developer', 'user', 'assistant'].includes(t.value))) return 'no';
   return typeIsString(ctx.checker, ctx.checker.getTypeOfSymbol(content));
+}
+
+/**
+ * `r.choices[0].message.content` (also with `?.`, `!`, `.at(0)`, a string fallback `?? ''`, or a
+ * const alias of any of these), where every value `r` is given is a chat call's result: once the
+ * unit is migrated that read is `r.output_text`, a string, whatever types the tool could load.
+ */
+export function isChatContentRead(checker: ts.TypeChecker, expression: ts.Expression, depth = 0): boolean {
+  const e = unwrap(expression);
+  if (depth > 3) return false;
+  if (ts.isBinaryExpression(e) && (e.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || e.operatorToken.kind === ts.SyntaxKind.BarBarToken)) {
+    return isChatContentRead(checker, e.left, depth + 1) && isStringTyped(checker, e.right) === 'yes';
+  }
+  if (ts.isIdentifier(e)) {
+    const decl = declarationOf(checker, e);
+    return Boolean(decl && ts.isVariableDeclaration(decl) && decl.initializer && (decl.parent.flags & ts.NodeFlags.Const) &&
+      isChatContentRead(checker, decl.initializer, depth + 1));
+  }
+  if (!ts.isPropertyAccessExpression(e) || e.name.text !== 'content') return false;
+  const message = unwrap(e.expression);
+  if (!ts.isPropertyAccessExpression(message) || message.name.text !== 'message') return false;
+  let choice = unwrap(message.expression);
+  if (ts.isCallExpression(choice) && ts.isPropertyAccessExpression(choice.expression) && choice.expression.name.text === 'at' && isZero(choice.arguments[0])) {
+    choice = unwrap(choice.expression.expression);
+  } else if (ts.isElementAccessExpression(choice) && isZero(choice.argumentExpression)) {
+    choice = unwrap(choice.expression);
+  } else return false;
+  if (!ts.isPropertyAccessExpression(choice) || choice.name.text !== 'choices') return false;
+  const root = unwrap(choice.expression);
+  if (!ts.isIdentifier(root)) return false;
+  const decl = declarationOf(checker, root);
+  if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return false;
+  const values = [...(decl.initializer ? [decl.initializer] : []), ...assignedValues(checker, decl.name)];
+  return values.length > 0 && values.every((value) => {
+    let call = unwrap(value);
+    if (ts.isAwaitExpression(call)) call = unwrap(call.expression);
+    return ts.isCallExpression(call) && isChatCompletionsCall(call);
+  });
+}
+
+function isZero(e: ts.Expression | undefined): boolean {
+  const lit = literalValue(e);
+  return lit?.kind === 'number' && lit.value === 0;
+}
+
+/** Right-hand sides of every `x = …` to a variable. */
+function assignedValues(checker: ts.TypeChecker, name: ts.Identifier): ts.Expression[] {
+  return referencesOf(checker, name).flatMap((ref) => {
+    const use = climbWrappers(ref);
+    const parent = use.parent;
+    return ts.isBinaryExpression(parent) && parent.left === use && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken ? [parent.right] : [];
+  });
 }
 
 /**
