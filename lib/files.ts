@@ -67,6 +67,17 @@ export function relativePath(cwd: string, abs: string): string {
 const PREFILTER_WORDS = ['completions', 'openai', 'OpenAI', 'OPENAI', 'createChatCompletion'];
 const PREFILTER_PATTERN = new RegExp(PREFILTER_WORDS.join('|'));
 
+/**
+ * Among the candidates, the files that can hold a call site themselves (the SDK chain, the URL,
+ * or v3's method all contain one of these words); the others can only define clients, helpers or
+ * base classes, and are read when a site's file imports them.
+ */
+const SITE_PATTERN = /completions|createChatCompletion/;
+
+export function mayHoldCallSite(text: string): boolean {
+  return SITE_PATTERN.test(text);
+}
+
 /** The cheap text prefilter: false means the file cannot contain an OpenAI chat call site or client. */
 export function mayContainCallSite(text: string): boolean {
   return PREFILTER_PATTERN.test(text);

@@ -7,7 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { TransformJob, TransformResult } from './apply.js';
 import type { TransformContext } from '../transforms/index.js';
-import { discoverFiles, readCandidates } from './files.js';
+import { discoverFiles, mayHoldCallSite, readCandidates } from './files.js';
 
 export type HelperRequest =
   | { type: 'begin'; paths: string[]; cwd: string }
@@ -24,7 +24,9 @@ async function walkAndRead(paths: string[], cwd: string): Promise<{ path: string
     const discovery = discoverFiles(paths, cwd);
     const read = await readCandidates(discovery.files, cwd);
     port.postMessage({ type: 'io', ok: true, discovery, read } satisfies HelperReply);
-    return read.candidates;
+    // only the files that can hold a site are parsed ahead; another file the plan edits (a
+    // definition a site imports) is parsed when its transform runs
+    return read.candidates.filter((c) => mayHoldCallSite(c.text));
   } catch (err) {
     const e = err as Error;
     port.postMessage({ type: 'io', ok: false, name: e.name, message: e.message } satisfies HelperReply);
@@ -32,7 +34,7 @@ async function walkAndRead(paths: string[], cwd: string): Promise<{ path: string
   }
 }
 
-// While the main thread scans: load the transforms and parse the candidates for them, one file at a
+// While the main thread scans: load the transforms and parse the site files for them, one file at a
 // time so a transform request is served as soon as it arrives.
 const prepared = new Map<string, TransformContext>();
 let requested = false;

@@ -4,28 +4,59 @@
  * exported name, never the local one (P14: `{ OpenAI: OpenAIApi }` is still the v4+ class).
  */
 import { ts, unwrap, propertyNameText, stringValue } from './ast.js';
+import type { Resolution } from '../project/resolver.js';
+
+/** What the binding questions need: the checker, and how a module specifier resolves. */
+export interface BindingScope {
+  checker: ts.TypeChecker;
+  resolve(specifier: string, fromFile: string): Resolution;
+}
 
 export type ModuleBinding =
   | { kind: 'module'; module: string; node: ts.Node }
-  | { kind: 'export'; module: string; name: string; node: ts.Node };
+  | { kind: 'export'; module: string; name: string; node: ts.Node }
+  /**
+   * A name imported from a module the tool cannot resolve or read (P-UNRESOLVED): not proven to
+   * be an `openai` client, and not proven not to be one either. `module` is the specifier.
+   */
+  | { kind: 'unresolved'; module: string; node: ts.Node };
 
-/** 'openai', 'openai/helpers/zod.mjs' → canonical ids ('openai', 'openai/helpers/zod'). */
-export function normalizeModule(specifier: string): string {
-  let s = specifier.replace(/\.(m?js|cjs|d\.ts)$/, '');
-  if (s === 'openai/index') s = 'openai';
-  return s;
+/** `require('x')`, `await import('x')`, `import('x')` → 'x' (the specifier as written). */
+export function moduleOfRequire(expr: ts.Expression): string | undefined {
+  const load = moduleLoadOf(expr);
+  return load && 'specifier' in load ? load.specifier : undefined;
 }
 
-/** `require('x')`, `await import('x')`, `import('x')` → 'x'. */
-export function moduleOfRequire(expr: ts.Expression): string | undefined {
+/**
+ * A module load: `require(…)`, `import(…)`, awaited or not. With a literal specifier its text;
+ * otherwise the expression that computes it (a dynamic import the tool cannot follow).
+ */
+export function moduleLoadOf(expr: ts.Expression): { specifier: string } | { dynamic: string } | undefined {
   let e = unwrap(expr);
   if (ts.isAwaitExpression(e)) e = unwrap(e.expression);
   if (!ts.isCallExpression(e) || e.arguments.length < 1) return undefined;
   const isRequire = ts.isIdentifier(e.expression) && e.expression.text === 'require';
   const isImport = e.expression.kind === ts.SyntaxKind.ImportKeyword;
   if (!isRequire && !isImport) return undefined;
-  const spec = stringValue(e.arguments[0]);
-  return spec === undefined ? undefined : normalizeModule(spec);
+  const specifier = stringValue(e.arguments[0]);
+  return specifier === undefined ? { dynamic: e.arguments[0].getText() } : { specifier };
+}
+
+/**
+ * How a specifier written in `node`'s file resolves, as a binding: a package module (by its
+ * canonical id), an unresolved module, or undefined for a project file (followed through the
+ * checker's aliases instead).
+ */
+function moduleBinding(scope: BindingScope, specifier: string, node: ts.Node): { kind: 'package' | 'unresolved'; module: string } | undefined {
+  const r = scope.resolve(specifier, node.getSourceFile().fileName);
+  if (r.kind === 'package') return { kind: 'package', module: r.module };
+  if (r.kind === 'unresolved') return { kind: 'unresolved', module: specifier };
+  return undefined;
+}
+
+function asBinding(m: { kind: 'package' | 'unresolved'; module: string }, node: ts.Node, name?: string): ModuleBinding {
+  if (m.kind === 'unresolved') return { kind: 'unresolved', module: m.module, node };
+  return name === undefined ? { kind: 'module', module: m.module, node } : { kind: 'export', module: m.module, name, node };
 }
 
 /** The declaration a name refers to, following project-level aliases (re-exports, barrels). */
@@ -56,62 +87,54 @@ export function aliasTarget(checker: ts.TypeChecker, decl: ts.Declaration): ts.D
   }
 }
 
-function importModuleOf(node: ts.Node): string | undefined {
+/** The module specifier of the import or export declaration that holds `node`, as written. */
+function importSpecifierOf(node: ts.Node): string | undefined {
   let current: ts.Node | undefined = node;
   while (current && !ts.isImportDeclaration(current) && !ts.isExportDeclaration(current)) current = current.parent;
-  if (!current) return undefined;
-  const spec = current.moduleSpecifier && stringValue(current.moduleSpecifier);
-  return spec === undefined ? undefined : normalizeModule(spec);
+  if (!current || !current.moduleSpecifier) return undefined;
+  return stringValue(current.moduleSpecifier);
 }
 
 /**
- * Classify a declaration as a binding of a bare-specifier module, or undefined when it is not one
- * (a local value, a project import that could not be followed…).
+ * Classify a declaration as a binding of a package module (or of a module that cannot be
+ * resolved), or undefined when it is not one (a local value, a project module's export…).
  */
-export function bindingOfDeclaration(checker: ts.TypeChecker, decl: ts.Declaration, depth = 0): ModuleBinding | undefined {
+export function bindingOfDeclaration(scope: BindingScope, decl: ts.Declaration, depth = 0): ModuleBinding | undefined {
   if (depth > 8) return undefined;
-  if (ts.isImportSpecifier(decl)) {
-    const module = importModuleOf(decl);
-    if (module && !module.startsWith('.')) {
-      return { kind: 'export', module, name: (decl.propertyName ?? decl.name).text, node: decl };
+  if (ts.isImportSpecifier(decl) || ts.isImportClause(decl) || ts.isExportSpecifier(decl)) {
+    const spec = importSpecifierOf(decl);
+    const m = spec === undefined ? undefined : moduleBinding(scope, spec, decl);
+    if (m) {
+      const name = ts.isImportClause(decl) ? 'default' : (decl.propertyName ?? decl.name).text;
+      return asBinding(m, decl, name);
     }
-    return followAlias(checker, decl, depth);
-  }
-  if (ts.isImportClause(decl)) {
-    const module = importModuleOf(decl);
-    if (module && !module.startsWith('.')) return { kind: 'export', module, name: 'default', node: decl };
-    return followAlias(checker, decl, depth);
+    return followAlias(scope, decl, depth);
   }
   if (ts.isNamespaceImport(decl)) {
-    const module = importModuleOf(decl);
-    if (module && !module.startsWith('.')) return { kind: 'module', module, node: decl };
-    return undefined;
-  }
-  if (ts.isExportSpecifier(decl)) {
-    const module = importModuleOf(decl);
-    if (module && !module.startsWith('.')) {
-      return { kind: 'export', module, name: (decl.propertyName ?? decl.name).text, node: decl };
-    }
-    return followAlias(checker, decl, depth);
+    const spec = importSpecifierOf(decl);
+    const m = spec === undefined ? undefined : moduleBinding(scope, spec, decl);
+    return m ? asBinding(m, decl) : undefined;
   }
   if (ts.isImportEqualsDeclaration(decl)) {
     const ref = decl.moduleReference;
     if (ts.isExternalModuleReference(ref)) {
       const spec = stringValue(ref.expression);
-      if (spec && !spec.startsWith('.')) return { kind: 'module', module: normalizeModule(spec), node: decl };
+      const m = spec === undefined ? undefined : moduleBinding(scope, spec, decl);
+      if (m) return asBinding(m, decl);
     }
     return undefined;
   }
   if (ts.isVariableDeclaration(decl) && decl.initializer) {
-    return bindingOfExpression(checker, decl.initializer, depth + 1, ts.isIdentifier(decl.name) ? undefined : decl);
+    return bindingOfExpression(scope, decl.initializer, depth + 1);
   }
   if (ts.isBindingElement(decl)) {
     // const { OpenAI: Api } = require('openai')   /   const { default: OpenAI } = await import('openai')
     const pattern = decl.parent;
     const holder = pattern.parent;
     if (ts.isObjectBindingPattern(pattern) && ts.isVariableDeclaration(holder) && holder.initializer) {
-      const source = bindingOfExpression(checker, holder.initializer, depth + 1);
+      const source = bindingOfExpression(scope, holder.initializer, depth + 1);
       const key = propertyNameText(decl.propertyName ?? (ts.isIdentifier(decl.name) ? decl.name : undefined));
+      if (source?.kind === 'unresolved') return source;
       if (source?.kind === 'module' && key) return { kind: 'export', module: source.module, name: key, node: decl };
     }
     return undefined;
@@ -119,24 +142,29 @@ export function bindingOfDeclaration(checker: ts.TypeChecker, decl: ts.Declarati
   return undefined;
 }
 
-function followAlias(checker: ts.TypeChecker, decl: ts.Declaration, depth: number): ModuleBinding | undefined {
-  const target = aliasTarget(checker, decl);
-  return target ? bindingOfDeclaration(checker, target, depth + 1) : undefined;
+function followAlias(scope: BindingScope, decl: ts.Declaration, depth: number): ModuleBinding | undefined {
+  const target = aliasTarget(scope.checker, decl);
+  return target ? bindingOfDeclaration(scope, target, depth + 1) : undefined;
 }
 
 /** `require('openai')`, `require('openai').OpenAI`, `mod.AzureOpenAI` where mod is the module… */
-export function bindingOfExpression(checker: ts.TypeChecker, expr: ts.Expression, depth = 0, _destructured?: ts.VariableDeclaration): ModuleBinding | undefined {
+export function bindingOfExpression(scope: BindingScope, expr: ts.Expression, depth = 0): ModuleBinding | undefined {
   if (depth > 8) return undefined;
   const e = unwrap(expr);
-  const required = moduleOfRequire(e);
-  if (required && !required.startsWith('.')) return { kind: 'module', module: required, node: e };
+  const load = moduleLoadOf(e);
+  if (load && 'dynamic' in load) return { kind: 'unresolved', module: `import(${load.dynamic})`, node: e };
+  if (load) {
+    const m = moduleBinding(scope, load.specifier, e);
+    return m ? asBinding(m, e) : undefined;
+  }
   if (ts.isIdentifier(e)) {
-    const decl = declarationOf(checker, e);
-    return decl ? bindingOfDeclaration(checker, decl, depth + 1) : undefined;
+    const decl = declarationOf(scope.checker, e);
+    return decl ? bindingOfDeclaration(scope, decl, depth + 1) : undefined;
   }
   if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) {
     const name = ts.isPropertyAccessExpression(e) ? e.name.text : stringValue(e.argumentExpression);
-    const base = bindingOfExpression(checker, e.expression, depth + 1);
+    const base = bindingOfExpression(scope, e.expression, depth + 1);
+    if (base?.kind === 'unresolved') return base;
     if (base?.kind === 'module' && name) return { kind: 'export', module: base.module, name, node: e };
     // `import OpenAI from 'openai'` then `OpenAI.OpenAI` / `OpenAI.AzureOpenAI` (static members of the class)
     if (base?.kind === 'export' && base.module === 'openai' && (base.name === 'default' || base.name === 'OpenAI') && name) {
@@ -150,7 +178,7 @@ export function bindingOfExpression(checker: ts.TypeChecker, expr: ts.Expression
 export type SdkClass = 'openai' | 'azure' | 'bedrock' | 'v3';
 
 export function sdkClassOf(binding: ModuleBinding | undefined): SdkClass | undefined {
-  if (!binding || binding.module !== 'openai') return undefined;
+  if (!binding || binding.kind === 'unresolved' || binding.module !== 'openai') return undefined;
   // CommonJS: require('openai') is itself a constructor of the default client.
   if (binding.kind === 'module') return 'openai';
   switch (binding.name) {

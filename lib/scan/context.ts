@@ -2,10 +2,11 @@
 import type { AllowList } from '../allow.js';
 import { relativePath } from '../files.js';
 import { ts } from './ast.js';
+import type { BindingScope } from './bindings.js';
 
 export type { AllowList };
 
-export interface ScanContext {
+export interface ScanContext extends BindingScope {
   checker: ts.TypeChecker;
   program: ts.Program;
   typeAware: boolean;

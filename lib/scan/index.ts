@@ -2,16 +2,20 @@
  * The scanner: candidate files → sites with their kinds, client and outcome → the Plan.
  * It is the single source of truth about what a call site is; transforms only execute the plan.
  */
+import path from 'node:path';
 import { KINDS, type Kind } from '../options.js';
 import type { FilePlan, SitePlan } from '../plan.js';
 import type { FileError, Note, Notice, Provider, SiteRecord, SiteStatus } from '../report/model.js';
 import { reasonMessage } from '../rules/reasons.js';
 import { FOREIGN_MODEL_HINT } from '../rules/providers.js';
 import { ts, positionOf, enclosingStatement, startOf, propertyNameText, propertyValue, stringValue, literalValue, unwrap } from './ast.js';
-import { type AllowList, type ScanContext, buildSubclassIndex, relativeFile } from './context.js';
-import { findSites, type FoundSite } from './find-sites.js';
+import { type AllowList, type ScanContext, buildSubclassIndex, isProjectFile, relativeFile } from './context.js';
+import { findSites, isChatCompletionsCall, type FoundSite } from './find-sites.js';
 import { MAX_NESTING, maxNesting } from './guards.js';
 import { createScanProject, syntaxErrors, type CandidateText } from './project.js';
+import { ProjectLayout } from '../project/layout.js';
+import { ModuleResolver } from '../project/resolver.js';
+import { mayHoldCallSite } from '../files.js';
 import { ProviderResolver, type ReasonRef } from './provider.js';
 import { RequestAnalyzer } from './request.js';
 import { ResultAnalyzer } from './results.js';
@@ -39,6 +43,9 @@ export interface ScanResult {
 
 export const IGNORE_MARKER = 'migrate-responses-ignore';
 
+/** A class that extends another (`class X extends Y`, also `extends Mixin([A, B])`). */
+const SUBCLASS = /\bclass\b[^{;]*\bextends\b/;
+
 interface Analysed {
   found: FoundSite;
   analysis: SiteAnalysis;
@@ -56,7 +63,13 @@ export function scan(input: ScanInput): ScanResult {
     errors.push({ file: relativeFile(input.cwd, c.path), message: `not scanned: brackets nest deeper than ${MAX_NESTING} levels (the parsers would overflow their stack)` });
     return false;
   });
-  const project = createScanProject(candidates, input.tsconfig);
+  const modules = new ModuleResolver(new ProjectLayout());
+  // the program starts from the files that can hold a site, and from the candidates that declare
+  // subclasses (P-SUBCLASS: a subclass may change the client a base-class method calls through);
+  // everything else enters only when one of these imports it
+  const siteFiles = candidates.filter((c) => mayHoldCallSite(c.text));
+  const roots = [...siteFiles, ...candidates.filter((c) => !mayHoldCallSite(c.text) && SUBCLASS.test(c.text))].map((c) => c.path);
+  const project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules });
   const ctx: ScanContext = {
     checker: project.checker,
     program: project.program,
@@ -64,23 +77,33 @@ export function scan(input: ScanInput): ScanResult {
     cwd: input.cwd,
     allow: input.allow,
     subclassesOf: buildSubclassIndex(project.program, project.checker),
+    resolve: (specifier, fromFile) => modules.resolve(specifier, fromFile),
   };
   const resolver = new ProviderResolver(ctx);
   const analysed: Analysed[] = [];
   const mockFiles: string[] = [];
   let assumedDefault = false;
 
-  for (const candidate of candidates) {
+  // a file the scan reads into the program (to follow a client, a value) that does not parse is
+  // reported like a site file that does not parse; files it never needed are never parsed
+  const siteSet = new Set(siteFiles.map((c) => path.normalize(c.path)));
+  for (const sf of project.program.getSourceFiles()) {
+    if (siteSet.has(path.normalize(sf.fileName)) || !isProjectFile(sf)) continue;
+    const problems = syntaxErrors(sf);
+    if (problems.length) errors.push({ file: relativeFile(input.cwd, sf.fileName), message: syntaxMessage(problems) });
+  }
+
+  for (const candidate of siteFiles) {
     const sf = project.sourceFile(candidate.path);
     if (!sf) continue;
     const problems = syntaxErrors(sf);
     if (problems.length) {
-      errors.push({ file: relativeFile(input.cwd, candidate.path), message: `syntax error: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}` });
+      errors.push({ file: relativeFile(input.cwd, candidate.path), message: syntaxMessage(problems) });
       continue;
     }
     let findings;
     try {
-      findings = findSites(sf, ctx.checker);
+      findings = findSites(sf, ctx);
     } catch (err) {
       errors.push({ file: relativeFile(input.cwd, candidate.path), message: `scanner failed: ${(err as Error).message}` });
       continue;
@@ -88,13 +111,16 @@ export function scan(input: ScanInput): ScanResult {
     if (findings.mocks.length) mockFiles.push(candidate.path);
     const siteCalls = new Set<ts.Node>(findings.sites.map((s) => s.call));
     for (const found of findings.sites) {
+      // containment per site: a throw lists this site as manual (scanner-error) and keeps the unit
+      // keys gathered so far, so G-UNIT still blocks the siblings that share its values
+      const analysis = new SiteAnalysis(sf.fileName);
       try {
-        const result = analyseSite(found, sf, ctx, resolver, (n) => siteCalls.has(n) || isChatCall(n));
+        const result = analyseSite(found, sf, ctx, resolver, (n) => siteCalls.has(n) || isChatCompletionsCall(n), analysis);
         if (!result) continue;
         if (result.assumedDefault) assumedDefault = true;
         analysed.push(result.site);
       } catch (err) {
-        errors.push({ file: relativeFile(input.cwd, candidate.path), message: `scanner failed at ${positionText(sf, found.methodToken)}: ${(err as Error).message}` });
+        analysed.push(failedSite(found, sf, analysis, err));
       }
     }
   }
@@ -112,25 +138,39 @@ export function scan(input: ScanInput): ScanResult {
   return { plans, notices, errors, warnings, typeAware: project.typeAware };
 }
 
-function positionText(sf: ts.SourceFile, node: ts.Node): string {
-  const p = positionOf(sf, startOf(node));
-  return `${p.line}:${p.column}`;
+function syntaxMessage(problems: string[]): string {
+  return `syntax error: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`;
 }
 
-function isChatCall(n: ts.Node): boolean {
-  return ts.isCallExpression(n) && /\.completions\s*\.\s*(create|parse)\s*$/.test(n.expression.getText().replace(/\s+/g, ''));
+/** A site whose analysis threw: listed, manual, with the error; what was learnt so far is kept. */
+function failedSite(found: FoundSite, sf: ts.SourceFile, analysis: SiteAnalysis, err: unknown): Analysed {
+  const message = (err instanceof Error ? err.message : String(err)).split('\n')[0].slice(0, 200);
+  analysis.reason('scanner-error', message);
+  if (analysis.kinds.size === 0) analysis.kinds.add('simple');
+  let ignored = false;
+  try {
+    ignored = hasIgnoreMarker(sf, found);
+  } catch {
+    // the marker test is plain text work; if even that fails, the site is simply not ignored
+  }
+  return { found, analysis, api: apiOf(found), provider: 'unknown', evidence: 'not proven: the scanner failed on this site', ignored, sf };
 }
+
+function apiOf(found: FoundSite): string {
+  if (found.kind === 'http') return 'http';
+  if (found.kind === 'v3') return 'createChatCompletion';
+  return `${found.beta ? 'beta.' : ''}chat.completions.${found.method}`;
+}
+
 
 function analyseSite(
-  found: FoundSite, sf: ts.SourceFile, ctx: ScanContext, resolver: ProviderResolver, isSite: (n: ts.Node) => boolean,
+  found: FoundSite, sf: ts.SourceFile, ctx: ScanContext, resolver: ProviderResolver, isSite: (n: ts.Node) => boolean, analysis: SiteAnalysis,
 ): { site: Analysed; assumedDefault: boolean } | undefined {
-  const analysis = new SiteAnalysis(sf.fileName);
   let provider: Provider = 'unknown';
   let evidence = '';
   let assumedDefault = false;
-  let api: string;
+  const api = apiOf(found);
   if (found.kind === 'sdk') {
-    api = `${found.beta ? 'beta.' : ''}chat.completions.${found.method}`;
     if (found.receiver) {
       const client = resolver.resolve(found.receiver);
       if (client.foreign) return undefined; // another library's client (N05)
@@ -163,14 +203,12 @@ function analyseSite(
       });
     }
   } else if (found.kind === 'http') {
-    api = 'http';
     analysis.reason('raw-http');
     const url = httpProvider(found.call);
     provider = url.provider;
     evidence = url.evidence;
     if (found.body) kindsFromObject(found.body, analysis);
   } else {
-    api = 'createChatCompletion';
     analysis.reason('sdk-v3');
     provider = 'openai';
     evidence = `openai v3 OpenAIApi client in ${relativeFile(ctx.cwd, sf.fileName)}`;

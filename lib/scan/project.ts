@@ -16,11 +16,16 @@ import { createRequire } from 'node:module';
 import type * as TsMorphCommon from '@ts-morph/common';
 import { MAX_NESTING, maxNesting } from './guards.js';
 import ts from './typescript.cjs';
+import { esLibFiles } from './es-lib.js';
+import type { ModuleResolver } from '../project/resolver.js';
 
-/** ts-morph's core package, only for its bundled lib files (type-aware mode). */
-function tsMorphCommon(): typeof TsMorphCommon {
+/** ts-morph's core package, for its bundled lib files. */
+export function tsMorphCommon(): typeof TsMorphCommon {
   return createRequire(import.meta.url)('@ts-morph/common') as typeof TsMorphCommon;
 }
+
+/** Where the bundled lib files are served from (memory only; the path must not exist on disk). */
+const LIB_FOLDER = '/node_modules/typescript/lib';
 
 export interface CandidateText {
   /** Absolute path. */
@@ -50,11 +55,17 @@ export function scriptKindFor(file: string): ts.ScriptKind {
   }
 }
 
+/**
+ * Import tracking: no tsconfig, nothing from node_modules, but the ECMAScript library (bundled
+ * with the compiler, 84 kB minified, no DOM): without it `input.trim()`, `JSON.stringify(x)` or
+ * `arr.entries()` have no type, and a message content the tool cannot prove string-typed is
+ * reported rather than passed through (M-CONTENT-UNTYPED).
+ */
 const FALLBACK_OPTIONS: ts.CompilerOptions = {
   allowJs: true,
   checkJs: false,
   noEmit: true,
-  noLib: true,
+  lib: ['lib.es2022.d.ts'],
   types: [],
   jsx: ts.JsxEmit.Preserve,
   target: ts.ScriptTarget.ESNext,
@@ -65,34 +76,44 @@ const FALLBACK_OPTIONS: ts.CompilerOptions = {
   skipLibCheck: true,
 };
 
-export function createScanProject(candidates: CandidateText[], tsconfig?: string): ScanProject {
-  if (tsconfig) {
-    try {
-      return build(candidates, tsconfig);
-    } catch (err) {
-      // a project file the compiler cannot take (stack overflow): fall back to import tracking
-      if (!(err instanceof RangeError)) throw err;
-      const fallback = build(candidates, undefined);
-      return { ...fallback, degraded: `type-aware scanning with ${tsconfig} failed (${err.message}); imports were tracked instead` };
-    }
-  }
-  return build(candidates, undefined);
+export interface ProjectInput {
+  /** Every candidate file's text (files loaded by imports come from here first, then the disk). */
+  candidates: CandidateText[];
+  /** The files the program starts from; their imports are loaded as the compiler resolves them. */
+  roots: string[];
+  /** A tsconfig that switches type-aware scanning on. */
+  tsconfig?: string;
+  /** How every specifier resolves, with each file's own configuration (lib/project). */
+  resolver: ModuleResolver;
 }
 
-function build(candidates: CandidateText[], tsconfig: string | undefined): ScanProject {
+export function createScanProject(input: ProjectInput): ScanProject {
+  if (input.tsconfig) {
+    try {
+      return build(input, input.tsconfig);
+    } catch (err) {
+      // a project the compiler cannot take (a stack overflow, an unreadable config, a compiler
+      // bug): fall back to import tracking rather than lose the run
+      const fallback = build(input, undefined);
+      return { ...fallback, degraded: `type-aware scanning with ${input.tsconfig} failed (${(err as Error).message}); imports were tracked instead` };
+    }
+  }
+  return build(input, undefined);
+}
+
+function build(input: ProjectInput, tsconfig: string | undefined): ScanProject {
   const config = tsconfig ? readConfig(tsconfig) : undefined;
   const options: ts.CompilerOptions = config
     ? { ...config.options, allowJs: true, checkJs: false, noEmit: true, skipLibCheck: true }
     : FALLBACK_OPTIONS;
-  const memory = new Map(candidates.map((c) => [path.normalize(c.path), c.text]));
+  const memory = new Map(input.candidates.map((c) => [path.normalize(c.path), c.text]));
   const host = ts.createCompilerHost(options, true);
-  if (config) {
-    // ts-morph bundles the lib files (the compiler it ships has no lib folder on disk)
-    const { getLibFiles, libFolderInMemoryPath } = tsMorphCommon();
-    for (const lib of getLibFiles()) memory.set(path.join(libFolderInMemoryPath, lib.fileName), lib.text);
-    host.getDefaultLibLocation = () => libFolderInMemoryPath;
-    host.getDefaultLibFileName = (o) => path.join(libFolderInMemoryPath, ts.getDefaultLibFileName(o));
-  }
+  // ts-morph bundles the lib files (the compiler it ships has no lib folder on disk); import
+  // tracking needs only the ECMAScript ones, extracted at build time
+  const libs = config ? tsMorphCommon().getLibFiles() : esLibFiles(() => tsMorphCommon().getLibFiles());
+  for (const lib of libs) memory.set(path.join(LIB_FOLDER, lib.fileName), lib.text);
+  host.getDefaultLibLocation = () => LIB_FOLDER;
+  host.getDefaultLibFileName = (o) => path.join(LIB_FOLDER, ts.getDefaultLibFileName(o));
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (file) => memory.has(path.normalize(file)) || fileExists(file);
   const readFile = host.readFile.bind(host);
@@ -103,9 +124,8 @@ function build(candidates: CandidateText[], tsconfig: string | undefined): ScanP
     if (text !== undefined) return ts.createSourceFile(file, text, languageVersion, true, scriptKindFor(file));
     return getSourceFile(file, languageVersion, onError, shouldCreate);
   };
-  if (!config) host.resolveModuleNames = relativeOnly(host, options);
-  const rootNames = [...new Set([...(config?.fileNames ?? []), ...candidates.map((c) => c.path)])];
-  const program = ts.createProgram({ rootNames, options, host });
+  host.resolveModuleNames = resolvedBy(input.resolver, host, options, Boolean(config));
+  const program = ts.createProgram({ rootNames: input.roots, options, host });
   const checker = program.getTypeChecker();
   return {
     program,
@@ -116,28 +136,36 @@ function build(candidates: CandidateText[], tsconfig: string | undefined): ScanP
   };
 }
 
+/** The tsconfig's options (with its `extends` chain); its file list is not needed and not expanded. */
 function readConfig(tsconfig: string): ts.ParsedCommandLine {
   const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, {
     ...ts.sys,
+    readDirectory: () => [],
     onUnRecoverableConfigFileDiagnostic: (d) => {
       throw new Error(`cannot read ${tsconfig}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
     },
   });
   if (!parsed) throw new Error(`cannot read ${tsconfig}`);
+  // a config with errors (invalid JSON, an unknown option value) is not the project's real setup;
+  // "no inputs were found" (TS18003) only says the file list was not expanded
+  const error = parsed.errors.find((d) => d.category === ts.DiagnosticCategory.Error && d.code !== 18003);
+  if (error) throw new Error(`cannot read ${tsconfig}: ${ts.flattenDiagnosticMessageText(error.messageText, ' ')}`);
   return parsed;
 }
 
 /**
- * Resolve only project-relative imports: bare specifiers (`openai`, `zod`) are recognised by name.
- * A file the parsers cannot take safely (MAX_NESTING) is left unresolved rather than loaded.
+ * The program's module resolution is the project resolver's (lib/project/resolver.ts): project
+ * files however they are reached (relative, `paths`, `#imports`, workspace packages); packages only
+ * in type-aware mode, where their declarations come from node_modules. A project file the parsers
+ * cannot take safely (MAX_NESTING) is left unresolved rather than loaded.
  */
-function relativeOnly(host: ts.CompilerHost, options: ts.CompilerOptions): ts.CompilerHost['resolveModuleNames'] {
+function resolvedBy(resolver: ModuleResolver, host: ts.CompilerHost, options: ts.CompilerOptions, typeAware: boolean): ts.CompilerHost['resolveModuleNames'] {
   const safe = new Map<string, boolean>();
   const isSafe = (file: string): boolean => {
     let ok = safe.get(file);
     if (ok === undefined) {
       try {
-        ok = maxNesting(host.readFile(file) ?? readFileSync(file, 'utf8')) <= MAX_NESTING;
+        ok = file.endsWith('.d.ts') || maxNesting(host.readFile(file) ?? readFileSync(file, 'utf8')) <= MAX_NESTING;
       } catch {
         ok = false;
       }
@@ -146,10 +174,19 @@ function relativeOnly(host: ts.CompilerHost, options: ts.CompilerOptions): ts.Co
     return ok;
   };
   return (moduleNames, containingFile) => moduleNames.map((name) => {
-    if (!name.startsWith('.') && !path.isAbsolute(name)) return undefined;
-    const resolved = ts.resolveModuleName(name, containingFile, options, host).resolvedModule;
-    return resolved && (resolved.resolvedFileName.endsWith('.d.ts') || isSafe(resolved.resolvedFileName)) ? resolved : undefined;
+    const r = resolver.resolve(name, containingFile);
+    if (r.kind === 'project') {
+      return isSafe(r.file) ? { resolvedFileName: r.file, extension: extensionOf(r.file), isExternalLibraryImport: false } : undefined;
+    }
+    if (r.kind === 'package' && typeAware) return ts.resolveModuleName(r.module, containingFile, options, host).resolvedModule;
+    return undefined;
   });
+}
+
+function extensionOf(file: string): ts.Extension {
+  for (const ext of [ts.Extension.Dts, ts.Extension.Dmts, ts.Extension.Dcts]) if (file.endsWith(ext)) return ext;
+  const ext = path.extname(file) as ts.Extension;
+  return Object.values(ts.Extension).includes(ext) ? ext : ts.Extension.Ts;
 }
 
 /** Syntax errors of a file (TypeScript keeps them apart from type errors). */

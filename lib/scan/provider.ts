@@ -4,19 +4,17 @@
  * client options to decide the provider.
  */
 import type { Note, Provider } from '../report/model.js';
+import type { ReasonRef } from '../rules/reasons.js';
 import {
   AZURE_DEPLOYMENTS, AZURE_HOST, AZURE_V1_SUFFIX, SDK_BASE_URL_ENV, SDK_DEFAULT_BASE_URL, isOpenAIHost,
 } from '../rules/providers.js';
 import {
   ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, isWriteReference, climbWrappers,
 } from './ast.js';
-import { aliasTarget, bindingOfExpression, declarationOf, sdkClassOf } from './bindings.js';
+import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf } from './bindings.js';
 import { type ScanContext, locationOf, resolveClass, isProjectFile } from './context.js';
 
-export interface ReasonRef {
-  code: string;
-  detail?: string;
-}
+export type { ReasonRef };
 
 /** One possible origin of a receiver. A union (P-UNION) has several. */
 export type Origin =
@@ -57,6 +55,11 @@ export class ProviderResolver {
     return `${shortText(receiver, 40)} in ${locationOf(this.ctx, receiver)}`;
   }
 
+  /** P-UNRESOLVED: a value from a module the tool cannot resolve or read is listed, never dropped. */
+  private unresolved(module: string, evidence: string): Origin[] {
+    return [{ kind: 'sdk', provider: 'unknown', evidence: `${evidence} (from '${module}', which could not be resolved)`, reason: { code: 'provider-unknown', detail: 'unresolved' }, notes: [], isDefault: false }];
+  }
+
   private unknown(node: ts.Node, why: string, evidence: string): Origin[] {
     return [{ kind: 'sdk', provider: 'unknown', evidence, reason: { code: 'provider-unknown', detail: why }, notes: [], isDefault: false }];
   }
@@ -83,6 +86,7 @@ export class ProviderResolver {
     const exported = this.commonJsExport(expr);
     if (exported) return exported.flatMap((e) => this.origins(e, depth));
     if (ts.isNewExpression(expr)) return this.fromConstruction(expr, depth);
+    if (ts.isObjectLiteralExpression(expr)) return this.fromObjectLiteral(expr, depth);
     if (ts.isConditionalExpression(expr)) return [...this.origins(expr.whenTrue, depth), ...this.origins(expr.whenFalse, depth)];
     if (ts.isBinaryExpression(expr)) {
       const op = expr.operatorToken.kind;
@@ -105,7 +109,7 @@ export class ProviderResolver {
 
   private fromConstruction(expr: ts.NewExpression, depth: number): Origin[] {
     const where = locationOf(this.ctx, expr);
-    const cls = sdkClassOf(bindingOfExpression(this.ctx.checker, expr.expression));
+    const cls = sdkClassOf(bindingOfExpression(this.ctx, expr.expression));
     const text = `new ${shortText(expr.expression, 30)}()`;
     if (cls === 'openai') return [this.fromOptions(expr.arguments?.[0], `${text} in ${where}`, depth)];
     if (cls === 'azure') {
@@ -121,9 +125,35 @@ export class ProviderResolver {
       if (this.extendsSdkClient(projectClass, 0)) return [this.fromSubclass(projectClass, expr, depth)];
       return [{ kind: 'foreign', evidence: `${text} in ${where} (a project class that is not an openai client)` }];
     }
-    const binding = bindingOfExpression(this.ctx.checker, expr.expression);
+    const binding = bindingOfExpression(this.ctx, expr.expression);
+    if (binding?.kind === 'unresolved') return this.unresolved(binding.module, `${text} in ${where}`);
     if (binding) return [{ kind: 'foreign', evidence: `${text} from '${binding.module}' in ${where}` }];
     return this.unknown(expr, 'injected', `${text} in ${where} (class not resolved)`);
+  }
+
+  /**
+   * A client-shaped object literal: a test double (N04) when its `chat.completions` is built in
+   * place, the client it borrows `chat` from (`{ chat: client.chat }`), or unknown.
+   */
+  private fromObjectLiteral(obj: ts.ObjectLiteralExpression, depth: number): Origin[] {
+    const where = locationOf(this.ctx, obj);
+    const chat = literalMember(obj, 'chat');
+    if (chat === 'spread') return this.unknown(obj, 'injected', `an object literal with a spread in ${where}`);
+    if (!chat) return [{ kind: 'foreign', evidence: `an object literal without \`chat\` in ${where}` }];
+    const value = ts.isExpression(chat) ? unwrap(chat) : chat;
+    if (ts.isObjectLiteralExpression(value)) {
+      const completions = literalMember(value, 'completions');
+      if (completions === 'spread') return this.unknown(obj, 'injected', `an object literal with a spread in ${where}`);
+      if (!completions || (ts.isExpression(completions) && ts.isObjectLiteralExpression(unwrap(completions)))) return [{ kind: 'foreign', evidence: `an object literal that imitates the client in ${where} (a test double)` }];
+      return this.unknown(obj, 'injected', `an object literal whose chat.completions comes from elsewhere in ${where}`);
+    }
+    // `{ chat: client.chat }`: the client the resource belongs to, but the literal has no `responses`
+    if (ts.isPropertyAccessExpression(value) && value.name.text === 'chat') {
+      return this.origins(value.expression, depth).map((o) => (o.kind === 'sdk' && !o.reason
+        ? { ...o, reason: { code: 'receiver-not-client', detail: `an object literal in ${where} borrows only client.chat` } }
+        : o));
+    }
+    return this.unknown(obj, 'injected', `an object literal whose chat comes from elsewhere in ${where}`);
   }
 
   private extendsSdkClient(cls: ts.ClassLikeDeclaration, depth: number): boolean {
@@ -131,7 +161,7 @@ export class ProviderResolver {
     for (const clause of cls.heritageClauses ?? []) {
       if (clause.token !== ts.SyntaxKind.ExtendsKeyword) continue;
       for (const t of clause.types) {
-        if (sdkClassOf(bindingOfExpression(this.ctx.checker, t.expression))) return true;
+        if (sdkClassOf(bindingOfExpression(this.ctx, t.expression))) return true;
         const base = resolveClass(this.ctx.checker, t.expression);
         if (base && this.extendsSdkClient(base, depth + 1)) return true;
       }
@@ -315,7 +345,7 @@ export class ProviderResolver {
     }
     if (!ts.isCallExpression(call) || !ts.isIdentifier(call.expression) || call.expression.text !== 'require') return undefined;
     const spec = stringValue(call.arguments[0]);
-    if (!spec || !spec.startsWith('.')) return undefined;
+    if (!spec || this.ctx.resolve(spec, call.getSourceFile().fileName).kind !== 'project') return undefined;
     const module = this.ctx.checker.getSymbolAtLocation(call.arguments[0]);
     const sf = module?.valueDeclaration && ts.isSourceFile(module.valueDeclaration) ? module.valueDeclaration : undefined;
     if (!sf) return undefined;
@@ -343,6 +373,8 @@ export class ProviderResolver {
     if (ts.isBindingElement(decl)) {
       const target = aliasTarget(this.ctx.checker, decl);
       if (target) return this.fromDeclaration(target, use, depth);
+      const bound = bindingOfDeclaration(this.ctx, decl);
+      if (bound?.kind === 'unresolved') return this.unresolved(bound.module, `${shortText(decl.name, 30)} in ${locationOf(this.ctx, decl)}`);
       const fromObject = this.bindingElementValue(decl);
       if (fromObject) return this.origins(fromObject, depth);
       const root = bindingRoot(decl);
@@ -350,11 +382,12 @@ export class ProviderResolver {
       return this.byType(use, 'injected', `${shortText(decl.name, 30)} in ${locationOf(this.ctx, decl)}`);
     }
     if (ts.isImportSpecifier(decl) || ts.isImportClause(decl) || ts.isNamespaceImport(decl) || ts.isExportSpecifier(decl) || ts.isImportEqualsDeclaration(decl)) {
-      const binding = bindingOfExpression(this.ctx.checker, use as ts.Expression);
+      const binding = bindingOfExpression(this.ctx, use as ts.Expression);
+      if (binding?.kind === 'unresolved') return this.unresolved(binding.module, `${shortText(use, 30)} imported in ${locationOf(this.ctx, decl)}`);
       if (binding) return [{ kind: 'foreign', evidence: `imported from '${binding.module}' in ${locationOf(this.ctx, decl)}` }];
       const target = aliasTarget(this.ctx.checker, decl);
       if (target) return this.fromDeclaration(target, use, depth);
-      return this.byType(use, 'injected', `${shortText(use, 30)} imported in ${locationOf(this.ctx, decl)} (module not followed)`);
+      return this.unresolved(moduleTextOf(decl) ?? '?', `${shortText(use, 30)} imported in ${locationOf(this.ctx, decl)}`);
     }
     if (ts.isExportAssignment(decl)) return this.origins(decl.expression, depth);
     if (ts.isPropertyAssignment(decl)) return this.origins(decl.initializer, depth);
@@ -400,8 +433,10 @@ export class ProviderResolver {
       const cls = thisClass(object);
       if (cls) return this.fromThisField(cls, name, expr, depth);
     }
-    // module member of the SDK itself (`OpenAI.OpenAI` is a class, not a client)
-    if (bindingOfExpression(this.ctx.checker, expr)) return [{ kind: 'foreign', evidence: `${shortText(expr, 30)} is an SDK export` }];
+    // a member of a package module (`OpenAI.OpenAI` is a class, not a client; `sdk.client` of another SDK)
+    const member = bindingOfExpression(this.ctx, expr);
+    if (member?.kind === 'unresolved') return this.unresolved(member.module, `${shortText(expr, 30)} in ${locationOf(this.ctx, expr)}`);
+    if (member) return [{ kind: 'foreign', evidence: `${shortText(expr, 30)} is an export of '${member.module}'` }];
     // an object literal we can see: const deps = { client: new OpenAI() }
     if (name) {
       const obj = ts.isObjectLiteralExpression(object) ? object : this.localObject(object);
@@ -474,7 +509,8 @@ export class ProviderResolver {
     // a library call: a wrapper when it is handed an openai client (P-WRAPPER), else another SDK (N05)
     const wrapped = call.arguments.map((a) => this.wrappedClient(a, depth)).find((p) => p !== undefined);
     if (wrapped) return [{ kind: 'wrapper', provider: wrapped, evidence: `${shortText(call.expression, 30)}(…) wraps an openai client in ${where}` }];
-    const binding = bindingOfExpression(this.ctx.checker, call.expression);
+    const binding = bindingOfExpression(this.ctx, call.expression);
+    if (binding?.kind === 'unresolved') return this.unresolved(binding.module, `${shortText(call.expression, 30)}() in ${where}`);
     if (binding) return [{ kind: 'foreign', evidence: `${shortText(call.expression, 30)}() from '${binding.module}' in ${where}` }];
     return this.byType(call, 'injected', `${shortText(call, 40)} in ${where} (returned by a function out of view)`);
   }
@@ -560,10 +596,10 @@ export class ProviderResolver {
       const expr = ts.isIdentifier(name) ? name : ts.isQualifiedName(name) ? name.right : undefined;
       if (!expr) return undefined;
       const id = ts.isIdentifier(name) ? name : undefined;
-      const binding = id ? bindingOfExpression(this.ctx.checker, id) : this.qualifiedBinding(name as ts.QualifiedName);
+      const binding = id ? bindingOfExpression(this.ctx, id) : this.qualifiedBinding(name as ts.QualifiedName);
       const cls = sdkClassOf(binding);
       if (cls === 'openai' || cls === 'azure') return [cls];
-      if (binding) return ['foreign'];
+      if (binding && binding.kind !== 'unresolved') return ['foreign'];
     }
     if (ts.isTypeQueryNode(type)) return undefined;
     return undefined;
@@ -572,8 +608,8 @@ export class ProviderResolver {
   private qualifiedBinding(name: ts.QualifiedName) {
     // OpenAI.OpenAI or ns.AzureOpenAI
     if (!ts.isIdentifier(name.left)) return undefined;
-    const base = bindingOfExpression(this.ctx.checker, name.left);
-    if (base && base.module === 'openai') return { kind: 'export' as const, module: 'openai', name: name.right.text, node: name };
+    const base = bindingOfExpression(this.ctx, name.left);
+    if (base && base.kind !== 'unresolved' && base.module === 'openai') return { kind: 'export' as const, module: 'openai', name: name.right.text, node: name };
     return base;
   }
 
@@ -589,6 +625,25 @@ export class ProviderResolver {
     }
     return [{ kind: 'sdk', provider: 'unknown', evidence, reason: { code: 'provider-unknown', detail: why }, notes: [], isDefault: false }];
   }
+}
+
+/** The value of `key` in an object literal (a method counts as itself), 'spread' when a spread may hold it. */
+function literalMember(obj: ts.ObjectLiteralExpression, key: string): ts.Node | 'spread' | undefined {
+  let found: ts.Node | 'spread' | undefined;
+  for (const p of obj.properties) {
+    if (ts.isSpreadAssignment(p)) found = 'spread';
+    else if (propertyNameText(p.name) === key) found = ts.isMethodDeclaration(p) || ts.isAccessor(p) ? p : propertyValue(p) ?? found;
+  }
+  return found;
+}
+
+/** The module specifier of the import that declares `decl`, as written. */
+function moduleTextOf(decl: ts.Node): string | undefined {
+  let current: ts.Node | undefined = decl;
+  while (current && !ts.isImportDeclaration(current) && !ts.isExportDeclaration(current) && !ts.isImportEqualsDeclaration(current)) current = current.parent;
+  if (!current) return undefined;
+  if (ts.isImportEqualsDeclaration(current)) return ts.isExternalModuleReference(current.moduleReference) ? stringValue(current.moduleReference.expression) : undefined;
+  return current.moduleSpecifier ? stringValue(current.moduleSpecifier) : undefined;
 }
 
 /** Right-hand sides of `module.exports = X`, `module.exports.name = X`, `exports.name = X`, and `{ name: X }` objects. */

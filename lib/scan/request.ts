@@ -325,7 +325,7 @@ export class RequestAnalyzer {
       return undefined;
     }
     if (ts.isCallExpression(v)) {
-      const binding = bindingOfExpression(this.ctx.checker, v.expression);
+      const binding = bindingOfExpression(this.ctx, v.expression);
       const rename = binding?.kind === 'export' ? helperRename(binding.module, binding.name) : undefined;
       if (rename?.role === 'format') {
         this.site.kinds.add('structured-output');

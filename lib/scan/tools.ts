@@ -44,7 +44,7 @@ export class ToolsAnalyzer {
 
   /** `zodFunction(…)` / `standardFunction(…)` → the Responses helper (H-ZODFUNCTION, H-STANDARD). */
   private helper(call: ts.CallExpression): boolean {
-    const binding = bindingOfExpression(this.ctx.checker, call.expression);
+    const binding = bindingOfExpression(this.ctx, call.expression);
     const rename = binding?.kind === 'export' ? helperRename(binding.module, binding.name) : undefined;
     if (rename?.role !== 'tool') return false;
     this.site.edit({ op: 'helper-call', rule: rename.rule, ...this.site.range(call.expression), from: rename.from, to: rename.to, module: rename.module });

@@ -50,6 +50,8 @@ export interface Fixture {
 }
 
 const META = /^(output\.[a-z]+|expected\.json|case\.json|tsconfig\.json|README\.md)$/;
+/** Project configuration at any depth: read by the tool's module resolution, never scanned. */
+const CONFIG = /^(package\.json|jsconfig\.json|tsconfig(\.[\w-]+)?\.json|pnpm-workspace\.yaml|lerna\.json)$/;
 
 export function loadFixtures(group?: string): Fixture[] {
   const out: Fixture[] = [];
@@ -59,7 +61,7 @@ export function loadFixtures(group?: string): Fixture[] {
     for (const name of readdirSync(groupDir).sort()) {
       const dir = path.join(groupDir, name);
       if (!statSync(dir).isDirectory() || !existsSync(path.join(dir, 'expected.json'))) continue;
-      const inputs = listFiles(dir).filter((f) => !META.test(path.basename(f)) || path.dirname(f) !== dir);
+      const inputs = listFiles(dir).filter((f) => (!META.test(path.basename(f)) || path.dirname(f) !== dir) && !CONFIG.test(path.basename(f)));
       const input = inputs.find((f) => /^input\.[a-z]+$/.test(path.basename(f)) && path.dirname(f) === dir);
       const outputName = input && `output${path.extname(input)}`;
       const output = outputName && existsSync(path.join(dir, outputName)) ? path.join(dir, outputName) : undefined;

@@ -1,0 +1,325 @@
+/**
+ * The project around the scanned files, read the way its own toolchain reads it and without an
+ * install (MIGRATION-SPEC §7, "Module resolution"): for each file its nearest tsconfig.json or
+ * jsconfig.json (with its `extends` chain, `baseUrl`, `paths` and project references) and its
+ * nearest package.json (name, `imports`, `exports`, dependencies), and the packages of the
+ * workspace by name (npm and yarn `workspaces`, pnpm-workspace.yaml, lerna.json). Everything is
+ * read lazily, once per directory, and only for the files whose imports are asked about.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import ts from '../scan/typescript.cjs';
+
+export interface PackageJson {
+  name?: string;
+  private?: boolean;
+  main?: string;
+  module?: string;
+  types?: string;
+  typings?: string;
+  exports?: unknown;
+  imports?: unknown;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  workspaces?: string[] | { packages?: string[] };
+}
+
+export interface PackageInfo {
+  /** The folder holding the package.json. */
+  dir: string;
+  json: PackageJson;
+}
+
+export interface ResolutionConfig {
+  /** The tsconfig.json / jsconfig.json, when one applies. */
+  file?: string;
+  /** Its compiler options (paths, baseUrl, customConditions…), `extends` applied. */
+  options: ts.CompilerOptions;
+  /** The projects it references (a solution-style tsconfig keeps its `paths` there). */
+  references: ResolutionConfig[];
+}
+
+const CONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'];
+/** Folders never searched for workspace packages. */
+const SKIPPED_DIRS = new Set(['node_modules', '.git', 'dist', 'build', 'coverage', '.next', '.turbo', 'out']);
+/** How deep a `**` in a workspace pattern is followed. */
+const MAX_GLOB_DEPTH = 5;
+/** How many folders up a file's configuration is looked for, at most. */
+const MAX_UP = 32;
+
+export class ProjectLayout {
+  private readonly configByFile = new Map<string, ResolutionConfig>();
+  private readonly configByDir = new Map<string, ResolutionConfig | null>();
+  private readonly packageByDir = new Map<string, PackageInfo | null>();
+  private readonly tops = new Map<string, string>();
+  private readonly workspaces = new Map<string, Map<string, PackageInfo> | null>();
+
+  /** The configuration that decides how `file` resolves its imports. */
+  configFor(file: string): ResolutionConfig | undefined {
+    return this.configOfDir(path.dirname(file)) ?? undefined;
+  }
+
+  /** The package.json nearest to `file` (the package it belongs to). */
+  packageFor(file: string): PackageInfo | undefined {
+    return this.packageOfDir(path.dirname(file)) ?? undefined;
+  }
+
+  /** The packages that own `file`, from the nearest package.json up to the repository top. */
+  packageChain(file: string): PackageInfo[] {
+    const out: PackageInfo[] = [];
+    const top = this.topOf(path.dirname(file));
+    let dir = path.dirname(file);
+    for (let i = 0; i < MAX_UP; i++) {
+      const pkg = this.readPackage(dir);
+      if (pkg) out.push(pkg);
+      if (dir === top) break;
+      const up = path.dirname(dir);
+      if (up === dir) break;
+      dir = up;
+    }
+    return out;
+  }
+
+  /** A package of the workspace that `from` belongs to, by its package.json name. */
+  workspacePackage(name: string, from: string): PackageInfo | undefined {
+    const root = this.workspaceRootOf(path.dirname(from));
+    if (!root) return undefined;
+    return this.workspacePackages(root)?.get(name);
+  }
+
+  /**
+   * The repository top above `dir`: the nearest folder holding `.git`, or else the filesystem
+   * root. Configuration is never looked for above it.
+   */
+  topOf(dir: string): string {
+    const cached = this.tops.get(dir);
+    if (cached) return cached;
+    let current = dir;
+    for (let i = 0; i < MAX_UP && !existsSync(path.join(current, '.git')); i++) {
+      const up = path.dirname(current);
+      if (up === current) break;
+      current = up;
+    }
+    this.tops.set(dir, current);
+    return current;
+  }
+
+  // ---- configuration ---------------------------------------------------------------------------
+
+  private configOfDir(dir: string): ResolutionConfig | null {
+    const cached = this.configByDir.get(dir);
+    if (cached !== undefined) return cached;
+    let found: ResolutionConfig | null = null;
+    const name = CONFIG_NAMES.find((n) => isFile(path.join(dir, n)));
+    if (name) found = this.readConfig(path.join(dir, name));
+    else {
+      const up = path.dirname(dir);
+      if (dir !== this.topOf(dir) && up !== dir) found = this.configOfDir(up);
+      // an Nx workspace keeps its `paths` in tsconfig.base.json at the top, which nothing may extend
+      else if (isFile(path.join(dir, 'tsconfig.base.json'))) found = this.readConfig(path.join(dir, 'tsconfig.base.json'));
+    }
+    this.configByDir.set(dir, found);
+    return found;
+  }
+
+  private readConfig(file: string, seen: Set<string> = new Set()): ResolutionConfig {
+    const cached = this.configByFile.get(file);
+    if (cached) return cached;
+    const config: ResolutionConfig = { file, options: {}, references: [] };
+    this.configByFile.set(file, config);
+    seen.add(file);
+    try {
+      const json = ts.readConfigFile(file, ts.sys.readFile);
+      if (json.error || !json.config) return config;
+      // no readDirectory: the options are what matters, not the (possibly huge) file list
+      const host: ts.ParseConfigHost = {
+        useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
+        fileExists: ts.sys.fileExists,
+        readFile: ts.sys.readFile,
+        readDirectory: () => [],
+      };
+      const parsed = ts.parseJsonConfigFileContent(json.config, host, path.dirname(file), undefined, file);
+      config.options = parsed.options;
+      for (const ref of parsed.projectReferences ?? []) {
+        const refFile = isFile(ref.path) ? ref.path : path.join(ref.path, 'tsconfig.json');
+        if (!seen.has(refFile) && isFile(refFile)) config.references.push(this.readConfig(refFile, seen));
+      }
+    } catch {
+      // an unreadable or invalid config resolves like no config at all
+    }
+    return config;
+  }
+
+  // ---- packages --------------------------------------------------------------------------------
+
+  private packageOfDir(dir: string): PackageInfo | null {
+    const cached = this.packageByDir.get(dir);
+    if (cached !== undefined) return cached;
+    let found = this.readPackage(dir);
+    if (!found) {
+      const up = path.dirname(dir);
+      if (dir !== this.topOf(dir) && up !== dir) found = this.packageOfDir(up);
+    }
+    this.packageByDir.set(dir, found);
+    return found;
+  }
+
+  private readonly packages = new Map<string, PackageInfo | null>();
+
+  /** The package.json in `dir` itself, parsed (null when absent or invalid). */
+  readPackage(dir: string): PackageInfo | null {
+    const cached = this.packages.get(dir);
+    if (cached !== undefined) return cached;
+    let info: PackageInfo | null = null;
+    const file = path.join(dir, 'package.json');
+    if (isFile(file)) {
+      try {
+        const json = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+        if (json && typeof json === 'object' && !Array.isArray(json)) info = { dir, json: json as PackageJson };
+      } catch {
+        // an invalid package.json names no package
+      }
+    }
+    this.packages.set(dir, info);
+    return info;
+  }
+
+  // ---- workspaces ------------------------------------------------------------------------------
+
+  /** The nearest folder at or above `dir` that declares workspace packages. */
+  private workspaceRootOf(dir: string): string | undefined {
+    const top = this.topOf(dir);
+    let current = dir;
+    for (let i = 0; i < MAX_UP; i++) {
+      if (workspacePatterns(current, this.readPackage(current)?.json)) return current;
+      if (current === top) return undefined;
+      const up = path.dirname(current);
+      if (up === current) return undefined;
+      current = up;
+    }
+    return undefined;
+  }
+
+  private workspacePackages(root: string): Map<string, PackageInfo> | null {
+    const cached = this.workspaces.get(root);
+    if (cached !== undefined) return cached;
+    const patterns = workspacePatterns(root, this.readPackage(root)?.json) ?? [];
+    const include = patterns.filter((p) => !p.startsWith('!'));
+    const exclude = new Set(patterns.filter((p) => p.startsWith('!')).flatMap((p) => expandPattern(root, p.slice(1))));
+    const byName = new Map<string, PackageInfo>();
+    const rootPackage = this.readPackage(root);
+    if (rootPackage?.json.name) byName.set(rootPackage.json.name, rootPackage);
+    for (const dir of include.flatMap((p) => expandPattern(root, p))) {
+      if (exclude.has(dir)) continue;
+      const pkg = this.readPackage(dir);
+      if (pkg?.json.name && !byName.has(pkg.json.name)) byName.set(pkg.json.name, pkg);
+    }
+    this.workspaces.set(root, byName);
+    return byName;
+  }
+}
+
+/** The workspace patterns `dir` declares, if it declares any. */
+function workspacePatterns(dir: string, json: PackageJson | undefined): string[] | undefined {
+  const ws = json?.workspaces;
+  if (Array.isArray(ws)) return ws.filter((p): p is string => typeof p === 'string');
+  if (ws && typeof ws === 'object' && Array.isArray(ws.packages)) return ws.packages.filter((p): p is string => typeof p === 'string');
+  const pnpm = path.join(dir, 'pnpm-workspace.yaml');
+  if (isFile(pnpm)) return pnpmPackages(readFileSync(pnpm, 'utf8'));
+  const lerna = path.join(dir, 'lerna.json');
+  if (isFile(lerna)) {
+    try {
+      const packages = (JSON.parse(readFileSync(lerna, 'utf8')) as { packages?: unknown }).packages;
+      if (Array.isArray(packages)) return packages.filter((p): p is string => typeof p === 'string');
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The `packages:` list of a pnpm-workspace.yaml (the only key read; a YAML subset). */
+export function pnpmPackages(yaml: string): string[] {
+  const out: string[] = [];
+  let inPackages = false;
+  for (const raw of yaml.split(/\r?\n/)) {
+    const line = raw.replace(/\s+#.*$/, '');
+    if (/^packages\s*:\s*$/.test(line)) {
+      inPackages = true;
+      continue;
+    }
+    const inline = /^packages\s*:\s*\[(.*)\]\s*$/.exec(line);
+    if (inline) {
+      out.push(...inline[1].split(',').map(unquote).filter(Boolean));
+      continue;
+    }
+    if (!inPackages) continue;
+    const item = /^\s*-\s*(.+?)\s*$/.exec(line);
+    if (item) out.push(unquote(item[1]));
+    else if (/^\S/.test(line)) inPackages = false;
+  }
+  return out;
+}
+
+function unquote(s: string): string {
+  return s.trim().replace(/^(['"])(.*)\1$/, '$2');
+}
+
+/** Folders matching one workspace pattern (`packages/*`, `apps/**`, `libs/*\/api`). */
+export function expandPattern(root: string, pattern: string): string[] {
+  const segments = pattern.replace(/^\.\//, '').replace(/\/+$/, '').split('/').filter(Boolean);
+  const out: string[] = [];
+  const visit = (dir: string, i: number, depth: number): void => {
+    if (i === segments.length) {
+      out.push(dir);
+      return;
+    }
+    const segment = segments[i];
+    if (segment === '**') {
+      visit(dir, i + 1, depth);
+      if (depth < MAX_GLOB_DEPTH) for (const child of childDirs(dir)) visit(child, i, depth + 1);
+      return;
+    }
+    if (segment.includes('*')) {
+      const re = new RegExp(`^${segment.split('*').map(escapeRegExp).join('[^/]*')}$`);
+      for (const child of childDirs(dir)) if (re.test(path.basename(child))) visit(child, i + 1, depth);
+      return;
+    }
+    const next = path.join(dir, segment);
+    if (isDirectory(next)) visit(next, i + 1, depth);
+  };
+  visit(root, 0, 0);
+  return out;
+}
+
+function childDirs(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIPPED_DIRS.has(e.name))
+      .map((e) => path.join(dir, e.name));
+  } catch {
+    return [];
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}

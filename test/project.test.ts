@@ -1,0 +1,166 @@
+/**
+ * Module resolution without an install (lib/project): specifiers of the SDK however a runtime
+ * spells them, workspace patterns, and the resolver's three answers (project file, package,
+ * unresolved) on the fixture layouts and on small trees made here.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { expandPattern, pnpmPackages, ProjectLayout } from '../lib/project/layout.js';
+import { ModuleResolver, type Resolution } from '../lib/project/resolver.js';
+import { canonicalModule, packageSpecifier } from '../lib/project/specifiers.js';
+import { FIXTURES } from './helpers/fixtures.js';
+
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function tree(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'mr-project-'));
+  dirs.push(dir);
+  // a repository top of its own, so nothing above the temp folder is read
+  mkdirSync(path.join(dir, '.git'));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+function resolver(): ModuleResolver {
+  return new ModuleResolver(new ProjectLayout());
+}
+
+/** A resolution with the project file relative to `base`, for readable assertions. */
+function shown(r: Resolution, base: string): string {
+  if (r.kind === 'project') return `project ${path.relative(base, r.file)}`;
+  if (r.kind === 'package') return `package ${r.module}`;
+  return 'unresolved';
+}
+
+describe('SDK specifiers', () => {
+  const cases: [string, string | undefined][] = [
+    ['openai', 'openai'],
+    ['openai/index.mjs', 'openai'],
+    ['openai/helpers/zod.mjs', 'openai/helpers/zod'],
+    ['npm:openai@^4.77.0', 'openai'],
+    ['npm:openai@4/resources/chat', 'openai/resources/chat'],
+    ['jsr:@openai/openai', 'openai'],
+    ['jsr:@openai/openai@^4/helpers/zod', 'openai/helpers/zod'],
+    ['https://esm.sh/openai@4.77.0', 'openai'],
+    ['https://cdn.jsdelivr.net/npm/openai@4/+esm', 'openai'],
+    ['https://deno.land/x/openai@v4.69.0/mod.ts', 'openai'],
+    ['https://unpkg.com/openai@4.0.0/index.mjs', 'openai'],
+    ['@acme/llm/client', '@acme/llm/client'],
+    ['npm:groq-sdk@0.9', 'groq-sdk'],
+    ['./client', undefined],
+    ['#ai', undefined],
+    ['https://example.com/x.js', undefined],
+  ];
+  for (const [spec, expected] of cases) {
+    it(`${spec} → ${expected ?? 'not a package'}`, () => {
+      const p = packageSpecifier(spec);
+      assert.equal(p ? canonicalModule(p) : undefined, expected);
+    });
+  }
+});
+
+describe('workspace patterns', () => {
+  it('reads the packages list of a pnpm-workspace.yaml (quotes, comments, negations, inline list)', () => {
+    assert.deepEqual(pnpmPackages("# comment\npackages:\n  - 'apps/*'\n  - \"packages/**\" # all\n  - '!packages/old'\ncatalog:\n  react: ^18\n"), ['apps/*', 'packages/**', '!packages/old']);
+    assert.deepEqual(pnpmPackages("packages: ['a/*', \"b\"]\n"), ['a/*', 'b']);
+  });
+
+  it('expands *, ** and literal segments, never into node_modules or hidden folders', () => {
+    const dir = tree({
+      'apps/web/package.json': '{}', 'apps/api/package.json': '{}', 'libs/ui/core/package.json': '{}',
+      'node_modules/x/package.json': '{}', '.hidden/y/package.json': '{}',
+    });
+    assert.deepEqual(expandPattern(dir, 'apps/*').map((d) => path.relative(dir, d)).sort(), ['apps/api', 'apps/web']);
+    assert.ok(expandPattern(dir, 'libs/**').map((d) => path.relative(dir, d)).includes('libs/ui/core'));
+    assert.deepEqual(expandPattern(dir, '*').map((d) => path.relative(dir, d)).sort(), ['apps', 'libs']);
+  });
+});
+
+describe('the resolver on the fixture layouts', () => {
+  const from = (fixture: string, file: string) => path.join(FIXTURES, 'realworld', fixture, file);
+
+  it('tsconfig paths (@/*) and jsconfig paths (~/*) resolve to project files', () => {
+    const r = resolver();
+    const next = path.join(FIXTURES, 'realworld', 'r02-next-path-alias');
+    assert.equal(shown(r.resolve('@/lib/ai', from('r02-next-path-alias', 'app/api/chat/route.ts')), next), 'project lib/ai.ts');
+    const js = path.join(FIXTURES, 'realworld', 'r03-jsconfig-alias');
+    assert.equal(shown(r.resolve('~/lib/client', from('r03-jsconfig-alias', 'src/services/summarize.js')), js), 'project src/lib/client.js');
+  });
+
+  it('Nx: tsconfig.base.json paths reached through extends', () => {
+    const base = path.join(FIXTURES, 'realworld', 'r04-nx-base-paths-barrel');
+    assert.equal(shown(resolver().resolve('@acme/ai-client', from('r04-nx-base-paths-barrel', 'apps/api/src/main.ts')), base), 'project libs/ai-client/src/index.ts');
+  });
+
+  it('workspace packages by name, their exports mapped from dist/ back to src/', () => {
+    const base = path.join(FIXTURES, 'realworld', 'r05-workspace-by-name');
+    const file = from('r05-workspace-by-name', 'apps/web/src/chat.ts');
+    const r = resolver();
+    assert.equal(shown(r.resolve('@acme/llm', file), base), 'project packages/llm/src/index.ts');
+    assert.equal(shown(r.resolve('@acme/llm/azure', file), base), 'project packages/llm/src/azure.ts');
+    assert.equal(shown(r.resolve('@acme/llm/missing', file), base), 'unresolved');
+    assert.equal(shown(r.resolve('openai', file), base), 'package openai');
+  });
+
+  it('package.json #imports, a source target and a dist/ pattern', () => {
+    const base = path.join(FIXTURES, 'realworld', 'r07-package-imports');
+    const file = from('r07-package-imports', 'src/routes/ask.js');
+    assert.equal(shown(resolver().resolve('#ai', file), base), 'project src/lib/ai.js');
+    assert.equal(shown(resolver().resolve('#lib/vendor', file), base), 'project src/lib/vendor.js');
+    assert.equal(shown(resolver().resolve('#nope', file), base), 'unresolved');
+  });
+
+  it('declared packages are packages; an undeclared, uninstalled one is unresolved', () => {
+    const base = path.join(FIXTURES, 'realworld', 'r10-unresolved-modules');
+    const file = from('r10-unresolved-modules', 'input.ts');
+    assert.equal(shown(resolver().resolve('zod', file), base), 'package zod');
+    assert.equal(shown(resolver().resolve('@acme/private-llm', file), base), 'unresolved');
+    assert.equal(shown(resolver().resolve('./generated/client', file), base), 'unresolved');
+    assert.equal(shown(resolver().resolve('node:https', file), base), 'package node:https');
+    assert.equal(shown(resolver().resolve('https', file), base), 'package https');
+  });
+});
+
+describe('the resolver on small trees', () => {
+  it('an installed package that no package.json declares is still a package', () => {
+    const dir = tree({ 'src/a.ts': '', 'node_modules/groq-sdk/package.json': '{"name":"groq-sdk"}' });
+    assert.equal(shown(resolver().resolve('groq-sdk', path.join(dir, 'src/a.ts')), dir), 'package groq-sdk');
+  });
+
+  it('a solution-style tsconfig keeps its paths in a referenced project', () => {
+    const dir = tree({
+      'tsconfig.json': '{ "files": [], "references": [{ "path": "./tsconfig.app.json" }] }',
+      'tsconfig.app.json': '{ "compilerOptions": { "baseUrl": ".", "paths": { "@app/*": ["src/*"] } }, "include": ["src"] }',
+      'src/client.ts': 'export const x = 1;',
+      'src/main.ts': '',
+    });
+    assert.equal(shown(resolver().resolve('@app/client', path.join(dir, 'src/main.ts')), dir), 'project src/client.ts');
+  });
+
+  it('a paths alias whose target is missing is unresolved, not a package', () => {
+    const dir = tree({ 'tsconfig.json': '{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }', 'src/main.ts': '' });
+    assert.equal(shown(resolver().resolve('@/lib/gone', path.join(dir, 'src/main.ts')), dir), 'unresolved');
+  });
+
+  it('a broken tsconfig resolves like no tsconfig', () => {
+    const dir = tree({ 'tsconfig.json': '{ "compilerOptions": { ', 'src/a.ts': '', 'src/b.ts': '' });
+    assert.equal(shown(resolver().resolve('./b', path.join(dir, 'src/a.ts')), dir), 'project src/b.ts');
+  });
+
+  it('a workspace package whose entry points at output with no source is unresolved (generated code)', () => {
+    const dir = tree({
+      'package.json': '{ "private": true, "workspaces": ["packages/*"] }',
+      'packages/gen/package.json': '{ "name": "@x/gen", "main": "dist/index.js" }',
+      'packages/gen/dist/index.js': 'module.exports = {};',
+      'app/main.ts': '',
+    });
+    assert.equal(shown(resolver().resolve('@x/gen', path.join(dir, 'app/main.ts')), dir), 'unresolved');
+  });
+});
