@@ -342,15 +342,28 @@ function moduleOfIdentifier(id: ts.Identifier): string | undefined {
   return undefined;
 }
 
-/** `require('x')`, `require('x').Y`, `await import('x')`, `(await import('x')).default`. */
+/**
+ * `require('x')`, `require('x').Y`, `await import('x')`, `(await import('x')).default`, and a
+ * loader given the import to run (`await loadPeer('x', () => import('x'))`).
+ */
 function requiredModule(e: ts.Expression): string | undefined {
   e = unwrapDown(e);
   if (ts.isAwaitExpression(e)) e = unwrapDown(e.expression);
   while (ts.isPropertyAccessExpression(e)) e = unwrapDown(e.expression);
   if (ts.isAwaitExpression(e)) e = unwrapDown(e.expression);
-  if (ts.isCallExpression(e) && e.arguments.length >= 1 && ts.isStringLiteralLike(e.arguments[0])) {
+  if (!ts.isCallExpression(e)) return undefined;
+  if (e.arguments.length >= 1 && ts.isStringLiteralLike(e.arguments[0])) {
     if ((ts.isIdentifier(e.expression) && e.expression.text === 'require') || e.expression.kind === ts.SyntaxKind.ImportKeyword) {
       return e.arguments[0].text;
+    }
+  }
+  for (const a of e.arguments) {
+    const f = unwrapDown(a);
+    if (ts.isArrowFunction(f) && !ts.isBlock(f.body)) {
+      const body = unwrapDown(f.body);
+      if (ts.isCallExpression(body) && body.expression.kind === ts.SyntaxKind.ImportKeyword && body.arguments[0] && ts.isStringLiteralLike(body.arguments[0])) {
+        return body.arguments[0].text;
+      }
     }
   }
   return undefined;
