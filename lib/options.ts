@@ -3,7 +3,7 @@
 export const KINDS = ['simple', 'tool-using', 'streaming', 'structured-output'] as const;
 export type Kind = (typeof KINDS)[number];
 
-export const FORMATS = ['text', 'json', 'markdown', 'sarif'] as const;
+export const FORMATS = ['text', 'json', 'markdown', 'sarif', 'github'] as const;
 export type OutputFormat = (typeof FORMATS)[number];
 
 export interface Options {

@@ -129,6 +129,7 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
     errors,
     warnings,
     changedFiles,
+    changedSince: null,
   };
   let diffs: FileDiff[] | undefined;
   return {

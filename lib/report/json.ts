@@ -33,6 +33,7 @@ export function toJsonReport(report: Report): Record<string, unknown> {
     errors: report.errors.map(errorJson),
     warnings: [...report.warnings],
     changedFiles: [...report.changedFiles],
+    changedSince: report.changedSince ? { ref: report.changedSince.ref, mergeBase: report.changedSince.mergeBase, files: report.changedSince.files } : null,
   };
 }
 
@@ -49,6 +50,7 @@ function summaryJson(s: Summary) {
 
 function siteJson(site: SiteRecord) {
   return {
+    id: site.id,
     file: site.file,
     line: site.line,
     column: site.column,

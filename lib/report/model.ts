@@ -4,7 +4,7 @@
  */
 import type { Kind } from '../options.js';
 
-export const SCHEMA_VERSION = 1 as const;
+export const SCHEMA_VERSION = 2 as const;
 
 export type Provider = 'openai' | 'azure-v1' | 'azure-legacy' | 'other' | 'unknown';
 export type SiteStatus = 'migrated' | 'manual' | 'ignored' | 'skipped';
@@ -35,6 +35,11 @@ export interface ClientInfo {
 }
 
 export interface SiteRecord {
+  /**
+   * Stable identity (16 hex digits): a hash of the file, the api, the enclosing declarations, the
+   * callee text and the ordinal among identical calls there; no line or column (lib/scan/site-id.ts).
+   */
+  id: string;
   /** Relative to the run's cwd, forward slashes. */
   file: string;
   /** 1-based position of the method-name token (create/parse/stream/runTools), or of the URL for HTTP. */
@@ -83,4 +88,15 @@ export interface Report {
   warnings: string[];
   /** Files the run changed (write mode) or would change (dry run), relative to cwd. */
   changedFiles: string[];
+  /**
+   * `--changed-since`: the ref, the merge base it was compared from and how many files changed;
+   * only the sites of those files (and their G-UNIT siblings) are in the report. Null otherwise.
+   */
+  changedSince: ChangedSince | null;
+}
+
+export interface ChangedSince {
+  ref: string;
+  mergeBase: string;
+  files: number;
 }
