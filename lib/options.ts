@@ -60,7 +60,7 @@ export function defaultOptions(overrides: Partial<Options> = {}): Options {
   };
 }
 
-/** Source extensions the tool reads (DESIGN.md §2); `.d.ts` files are never read. */
+/** Source extensions the tool reads (README "Using it"); `.d.ts` files are never read. */
 export const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'] as const;
 
 /** Directories never entered, whatever the ignore files say. */

@@ -55,6 +55,11 @@ describe('the GitHub Action script (simulated Actions environment)', () => {
     assert.equal(r.stdout.match(/^::warning file=src\//gm)?.length, 8);
     assert.equal(r.stdout.match(/^::notice file=src\//gm)?.length, 9);
     assert.match(r.stderr, /--check passed: 17 remaining sites, none beyond the baseline/);
+    // the annotations the README shows are this run's
+    const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+    const sample = readme.slice(readme.indexOf('```\n::warning file=src/internal/gateway.ts') + 4, readme.indexOf('```', readme.indexOf('::warning file=src/internal/gateway.ts')));
+    assert.equal(sample.split('\n').filter(Boolean).length, 3);
+    for (const line of sample.split('\n').filter(Boolean)) assert.ok(r.stdout.split('\n').includes(line), line);
     assert.ok(r.summary.startsWith('# An earlier step\n\n# Migration to the OpenAI Responses API\n'), r.summary.slice(0, 200));
     assert.ok(r.summary.includes('(dry run: nothing written)'));
     assert.ok(r.rawOutput.startsWith('earlier=1\n'));
@@ -157,6 +162,15 @@ describe('action.yml and the example workflows', () => {
     }
     assert.match(read(EXAMPLES[0]), /mode: check\n {10}baseline: \.migrate-responses-baseline\.json\n {10}sarif: migrate-responses\.sarif/);
     assert.match(read(EXAMPLES[1]), /mode: migrate[\s\S]*body-path: \$\{\{ steps\.migrate\.outputs\.pr-body \}\}/);
+  });
+
+  it('the README shows the two example workflows as they are', () => {
+    const readme = read('README.md');
+    for (const file of EXAMPLES) {
+      const text = read(file);
+      assert.ok(readme.includes(`\`\`\`yaml\n${text.slice(text.indexOf('name:'))}\`\`\``), file);
+      assert.ok(readme.includes(`(${file})`), file);
+    }
   });
 
   it('every third-party action is pinned to a full commit SHA with its version in a comment', () => {

@@ -255,7 +255,7 @@ These calls were left on Chat Completions; each needs a decision by hand.
 - \`provider-not-openai\`: Keep Chat Completions, or confirm the vendor supports /responses and pass the origin to --allow-base-url.
 - \`receiver-not-client\`: Pass the client instead of client.chat, and call the method directly.
 - \`no-equivalent-param\`: Decide whether the behaviour change is acceptable, then remove it by hand and re-run.
-- \`stream-handoff\`: Migrate the consumer to Responses events (MIGRATION-SPEC §5) together with this call.
+- \`stream-handoff\`: Migrate the consumer to Responses events (docs/migration-spec.md §5) together with this call.
 - \`test-mock\`: Update mocks to responses.create and the Responses result shape.
 `;
 

@@ -1,5 +1,5 @@
 /**
- * The JSON rendering: the public, versioned contract of DESIGN.md §3. Objects are rebuilt field by
+ * The JSON rendering: the public, versioned contract of README "The report". Objects are rebuilt field by
  * field so the key order is fixed (§3 order, then the additive `warnings` and `changedFiles`) and
  * nothing outside the contract leaks into the document.
  */

@@ -1,5 +1,5 @@
 /**
- * The one Report model (DESIGN.md §3). Text, JSON, Markdown and SARIF are renderings of it.
+ * The one Report model (README "The report"). Text, JSON, Markdown and SARIF are renderings of it.
  * The JSON rendering is a public contract: change it only with a schemaVersion bump.
  */
 import type { Kind } from '../options.js';
@@ -14,7 +14,7 @@ export const STATUSES: readonly SiteStatus[] = ['migrated', 'manual', 'ignored',
 export type Api = string;
 
 export interface Reason {
-  /** Base token from MIGRATION-SPEC §9, e.g. `provider-not-openai`. */
+  /** Base token from docs/migration-spec.md §9, e.g. `provider-not-openai`. */
   code: string;
   /** The part after the colon in the spec (`api.vendor.example`, `stop`, `return`…), when there is one. */
   detail?: string;
@@ -22,7 +22,7 @@ export interface Reason {
 }
 
 export interface Note {
-  /** Rule id from MIGRATION-SPEC, e.g. `R-STORE`. */
+  /** Rule id (docs/migration-spec.md), e.g. `R-STORE`. */
   rule: string;
   level: 'info' | 'warn';
   message: string;

@@ -1,5 +1,5 @@
 /**
- * The SARIF 2.1.0 rendering, for GitHub code scanning (DESIGN.md §3): one run, one rule per reason
+ * The SARIF 2.1.0 rendering, for GitHub code scanning (README "The report"): one run, one rule per reason
  * code (from the REASON_CODES table), one `warning` result per reason of a manual site, one `note`
  * result per file-level notice, and file errors as tool execution notifications. No timestamps or
  * absolute paths: the same Report always gives the same bytes.
