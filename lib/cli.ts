@@ -108,16 +108,16 @@ function checkFlags(options: Options): void {
 }
 
 /**
- * Which report files a baseline may speak about: with --changed-since the changed files, otherwise
- * the files under the paths given (a baseline may cover more of the tree than one run scans).
+ * Which files a baseline may speak about in this run: those under the paths given (a baseline may
+ * cover more of the tree than one run scans) and, with --changed-since, changed or reported.
  */
 function scopeOf(result: RunResult, options: Options): (file: string) => boolean {
-  if (result.scope) {
-    const units = new Set(result.report.sites.map((s) => s.file));
-    return (file) => result.scope!.files.has(file) || units.has(file);
-  }
   const roots = options.paths.map((p) => path.relative(options.cwd, path.resolve(options.cwd, p)).split(path.sep).join('/'));
-  return (file) => roots.some((root) => root === '' || file === root || file.startsWith(`${root}/`));
+  const underRoots = (file: string) => roots.some((root) => root === '' || file === root || file.startsWith(`${root}/`));
+  const scope = result.scope;
+  if (!scope) return underRoots;
+  const reported = new Set(result.report.sites.map((s) => s.file)); // changed files and their G-UNIT siblings
+  return (file) => underRoots(file) && (scope.files.has(file) || reported.has(file));
 }
 
 /** New sites beyond the baseline as error annotations, for --format github. */

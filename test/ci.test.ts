@@ -183,17 +183,17 @@ describe('--changed-since', () => {
     assert.match(readFileSync(path.join(dir, 'src/e.ts'), 'utf8'), /client\.responses\.create/);
   });
 
-  it('with a baseline, only the changed files are compared (no tightening hint for the others)', () => {
-    const dir = repo({ 'src/a.ts': HEAD + manual('a'), 'src/b.ts': HEAD + manual('b') });
-    assert.equal(cli(dir, 'src', '--dry-run', '--update-baseline', '--baseline', 'bl.json').code, 0);
+  it('with a baseline, only the changed files under the paths given are compared (no tightening hint for the others)', () => {
+    const dir = repo({ 'src/a.ts': HEAD + manual('a'), 'src/b.ts': HEAD + manual('b'), 'lib/c.ts': HEAD + manual('c') });
+    assert.equal(cli(dir, '.', '--dry-run', '--update-baseline', '--baseline', 'bl.json').code, 0);
     git(dir, 'add', '-A');
     git(dir, 'commit', '-qm', 'baseline');
     git(dir, 'checkout', '-qb', 'feature');
-    write(dir, { 'src/b.ts': HEAD + manual('b') + manual('b2') });
+    write(dir, { 'src/b.ts': HEAD + manual('b') + manual('b2'), 'lib/c.ts': `${HEAD + manual('c')}// changed, not scanned\n` });
     const r = cli(dir, 'src', '--dry-run', '--check', '--baseline', 'bl.json', '--changed-since', 'main');
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^ {2}src\/b\.ts: 2 chat\.completions\.create sites, the baseline allows 1; new:\n {4}src\/b\.ts:8:43 /m);
-    assert.doesNotMatch(r.stderr, /src\/a\.ts|tightened/);
+    assert.doesNotMatch(r.stderr, /src\/a\.ts|lib\/c\.ts|tightened/);
   });
 
   it('outside git, with an unknown ref, or with an option for a ref: exit 2 with a clear message', () => {
