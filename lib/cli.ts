@@ -121,7 +121,7 @@ function scopeOf(result: RunResult, options: Options): (file: string) => boolean
 }
 
 /** New sites beyond the baseline as error annotations, for --format github. */
-function gateAnnotations(verdict: GateResult, baselineFile: string): string {
+function gateAnnotations(verdict: GateResult, baselineFile: string): string[] {
   const lines: string[] = [];
   for (const e of verdict.exceeded) {
     for (const s of e.sites) {
@@ -129,7 +129,7 @@ function gateAnnotations(verdict: GateResult, baselineFile: string): string {
         `${e.file} has ${e.found} ${e.api} site(s) and the baseline ${baselineFile} allows ${e.recorded}. Migrate this call to the Responses API, or record it with --update-baseline.`));
     }
   }
-  return lines.length ? `${lines.join('\n')}\n` : '';
+  return lines;
 }
 
 /** A bad report extension is a usage error, found before any work is done. */
@@ -188,8 +188,10 @@ export async function main(argv: string[], helper: Helper): Promise<number> {
     if (options.dryRun && options.format === 'text') {
       for (const diff of result.diffs) process.stdout.write(`${colorDiff(diff.patch, options.color)}\n`);
     }
+    const verdict: GateResult | undefined = baseline && options.baseline ? gate(result.report, baseline, scopeOf(result, options)) : undefined;
     const renderOptions = { formatCommand: result.formatCommand };
-    process.stdout.write(render(result.report, options.format, { ...renderOptions, color: options.color && options.format === 'text' }));
+    const annotations = verdict && options.baseline ? gateAnnotations(verdict, options.baseline) : [];
+    process.stdout.write(render(result.report, options.format, { ...renderOptions, annotations, color: options.color && options.format === 'text' }));
     if (result.formatCommand && options.format === 'text') {
       process.stdout.write(`\nFormat the changed files with your formatter:\n  ${result.formatCommand}\n`);
     }
@@ -198,12 +200,7 @@ export async function main(argv: string[], helper: Helper): Promise<number> {
       mkdirSync(path.dirname(target), { recursive: true });
       writeFileSync(target, render(result.report, reportFormats[i], { ...renderOptions, color: false }));
     });
-    let verdict: GateResult | undefined;
-    if (baseline && options.baseline) {
-      verdict = gate(result.report, baseline, scopeOf(result, options));
-      if (options.format === 'github') process.stdout.write(gateAnnotations(verdict, options.baseline));
-      process.stderr.write(describeGate(verdict, options.baseline));
-    }
+    if (verdict && options.baseline) process.stderr.write(describeGate(verdict, options.baseline));
     if (options.updateBaseline && options.baseline) {
       const next = baselineOf(result.report, scopeOf(result, options), previous);
       writeBaseline(options.baseline, options.cwd, next);

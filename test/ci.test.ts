@@ -81,6 +81,9 @@ describe('baseline ratchet', () => {
     const annotated = cli(dir, 'src', '--dry-run', '--check', '--baseline', 'baseline.json', '--format', 'github');
     assert.equal(annotated.code, 1);
     assert.match(annotated.stdout, /^::error file=src\/a\.ts,line=11,col=43,title=New Chat Completions call site \(chat\.completions\.create\)::src\/a\.ts has 2 chat\.completions\.create site\(s\) and the baseline baseline\.json allows 1\./m);
+    const annotatedLines = annotated.stdout.trimEnd().split('\n');
+    assert.match(annotatedLines.at(-2)!, /^::error file=src\/a\.ts,line=11,/); // the gate's errors come before the summary line
+    assert.equal(annotatedLines.at(-1), 'migrate-responses: 6 call sites in 4 files: 3 to migrate, 2 manual, 1 ignored, 0 skipped; 0 errors');
     // a new file with a site fails too
     write(dir, { 'src/a.ts': `// header\n\n${HEAD}const unused = 1;\n${manual('many')}`, 'src/e.ts': HEAD + manual('other') });
     const newFile = cli(dir, 'src', '--dry-run', '--check', '--baseline', 'baseline.json');

@@ -344,6 +344,12 @@ test('github: one warning per manual site, one notice per migrated site, then a 
   ]);
 });
 
+test('github: annotations the caller adds (the baseline gate) come right before the summary line', () => {
+  const lines = renderGithub(fixture(), ['::error file=src/x.ts,line=1::new']).trimEnd().split('\n');
+  assert.deepEqual(lines.slice(-2), ['::error file=src/x.ts,line=1::new', 'migrate-responses: 5 call sites in 4 files: 1 to migrate, 2 manual, 1 ignored, 1 skipped; 1 error']);
+  assert.equal(render(fixture(), 'github', { color: false, annotations: ['::error::x'] }), renderGithub(fixture(), ['::error::x']));
+});
+
 // ---------------------------------------------------------------------------------------------
 // json
 

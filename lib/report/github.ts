@@ -2,7 +2,8 @@
  * The GitHub Actions rendering (`--format github`): workflow commands that the runner turns into
  * annotations on the pull request. One `::warning` per manual site (its reason codes as the title,
  * each reason with its fix in the message), one `::notice` per migrated site (its notes), a
- * `::warning` per file-level notice, an `::error` per file error, then a one-line summary.
+ * `::warning` per file-level notice, an `::error` per file error (and any annotations the caller
+ * adds: the baseline gate's), then a one-line summary.
  * Ignored and skipped sites get no annotation (they are counted in the summary).
  *
  * Escaping follows the runner's rules for workflow commands: in the message (data) `%`, CR and LF
@@ -11,7 +12,7 @@
 import { reasonInfo } from '../rules/reasons.js';
 import type { Report, SiteRecord } from './model.js';
 
-export function renderGithub(report: Report): string {
+export function renderGithub(report: Report, annotations: readonly string[] = []): string {
   const out: string[] = [];
   for (const w of report.warnings) out.push(command('warning', { title: 'migrate-responses' }, w));
   for (const site of sortedSites(report.sites)) {
@@ -20,7 +21,7 @@ export function renderGithub(report: Report): string {
   }
   for (const n of report.notices) out.push(command('warning', { file: n.file, title: n.code }, `${n.message}\nFix: ${fixOf(n.code)}`));
   for (const e of report.errors) out.push(command('error', { file: e.file, title: 'migrate-responses' }, e.message));
-  out.push(summaryLine(report));
+  out.push(...annotations, summaryLine(report));
   return out.join('\n') + '\n';
 }
 

@@ -14,6 +14,8 @@ export interface RenderOptions {
   color: boolean;
   /** Write mode: the command that formats the changed files (the Markdown report names it). */
   formatCommand?: string;
+  /** `github`: more annotation lines (the baseline gate's errors), printed before the summary line. */
+  annotations?: string[];
 }
 
 export function render(report: Report, format: OutputFormat, opts: RenderOptions): string {
@@ -22,7 +24,7 @@ export function render(report: Report, format: OutputFormat, opts: RenderOptions
     case 'json': return renderJson(report);
     case 'markdown': return renderMarkdown(report, { formatCommand: opts.formatCommand });
     case 'sarif': return renderSarif(report);
-    case 'github': return renderGithub(report);
+    case 'github': return renderGithub(report, opts.annotations);
     default: {
       const never: never = format;
       throw new Error(`unknown report format: ${String(never)}`);
