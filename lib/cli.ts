@@ -1,5 +1,5 @@
-/** The CLI: flags → Options → run() → render → exit code (DESIGN.md §2). Thin on purpose. */
-import { writeFileSync } from 'node:fs';
+/** The CLI: flags → Options → run() → render → exit code (README "Using it"). Thin on purpose. */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import pc from 'picocolors';
@@ -10,6 +10,8 @@ import { RULES } from './rules/registry.js';
 import { NO_PROGRESS, terminalProgress } from './progress.js';
 import { run, UsageError, type Helper, type RunResult } from './run.js';
 import { VERSION } from './version.js';
+import { baselineOf, countOf, describeGate, gate, readBaseline, remainingSites, writeBaseline, type Baseline, type GateResult } from './ci/baseline.js';
+import { command } from './report/github.js';
 
 const EXIT_OK = 0;
 export const EXIT_FOUND = 1;
@@ -32,12 +34,15 @@ function program(): Command {
     .argument('[paths...]', 'directories or files to scan', ['.'])
     .option('--dry-run', 'compute everything, write nothing; print a unified diff per file')
     .addOption(new Option('--format <format>', 'what goes to stdout').choices(FORMATS).default('text'))
-    .option('--report <file>', 'also write the report; format from the extension (.json, .md, .sarif)')
+    .option('--report <file>', 'also write the report; format from the extension (.json, .md, .sarif); repeatable', (v: string, all: string[]) => [...all, v], [] as string[])
     .option('--only <kinds>', `only migrate these kinds (${KINDS.join(',')})`, kindList('--only'))
     .option('--skip <kinds>', 'do not migrate these kinds', kindList('--skip'))
     .option('--allow-base-url <url...>', 'treat clients with these base URLs (origins or env:NAME) as Responses-capable')
     .option('--tsconfig <file>', 'type-aware scanning with this project (found automatically at a root)')
-    .option('--check', 'exit 1 while any chat call site remains')
+    .option('--check', 'exit 1 while any chat call site remains (with --baseline: beyond the recorded ones)')
+    .option('--baseline <file>', 'baseline of the remaining sites: read by --check, written by --update-baseline')
+    .option('--update-baseline', 'write the --baseline file from this run\'s remaining sites')
+    .option('--changed-since <git-ref>', 'report and migrate only the sites in files changed since the merge base with this ref (and uncommitted ones)')
     .option('--force', 'write even when affected files have uncommitted changes')
     .option('--no-markers', 'do not insert TODO comments at manual sites')
     .option('--no-color', 'no colour in human-readable output')
@@ -61,12 +66,15 @@ function optionsFrom(cmd: Command, paths: string[]): Options {
     cwd: process.cwd(),
     dryRun: Boolean(o.dryRun),
     format: o.format as OutputFormat,
-    reportFile: o.report as string | undefined,
+    reportFiles: (o.report as string[] | undefined) ?? [],
     only: (o.only as Kind[] | undefined) ?? [],
     skip: (o.skip as Kind[] | undefined) ?? [],
     allowBaseUrls: (o.allowBaseUrl as string[] | undefined) ?? [],
     tsconfig: o.tsconfig as string | undefined,
     check: Boolean(o.check),
+    baseline: o.baseline as string | undefined,
+    updateBaseline: Boolean(o.updateBaseline),
+    changedSince: o.changedSince as string | undefined,
     force: Boolean(o.force),
     markers: o.markers !== false,
     color: useColor,
@@ -84,14 +92,44 @@ function colorDiff(patch: string, color: boolean): string {
   }).join('\n');
 }
 
-function exitCode(result: RunResult, options: Options): number {
+function exitCode(result: RunResult, options: Options, verdict: GateResult | undefined): number {
   const { report } = result;
   if (report.errors.length) return EXIT_FOUND;
-  if (options.check) {
-    const remaining = report.sites.filter((s) => s.status !== 'ignored' && !(s.status === 'migrated' && !report.dryRun));
-    if (remaining.length) return EXIT_FOUND;
-  }
+  if (verdict) return verdict.passed ? EXIT_OK : EXIT_FOUND;
+  if (options.check && remainingSites(report).length) return EXIT_FOUND;
   return EXIT_OK;
+}
+
+/** Flag combinations that make no sense are usage errors, found before any work is done. */
+function checkFlags(options: Options): void {
+  if (options.updateBaseline && !options.baseline) throw new UsageError('--update-baseline needs --baseline <file> (where to write it)');
+  if (options.baseline && !options.check && !options.updateBaseline) throw new UsageError('--baseline <file> needs --check (compare with it) or --update-baseline (write it)');
+  if (options.check && options.updateBaseline) throw new UsageError('--check and --update-baseline do not go together: update the baseline, then check against it');
+}
+
+/**
+ * Which files a baseline may speak about in this run: those under the paths given (a baseline may
+ * cover more of the tree than one run scans) and, with --changed-since, changed or reported.
+ */
+function scopeOf(result: RunResult, options: Options): (file: string) => boolean {
+  const roots = options.paths.map((p) => path.relative(options.cwd, path.resolve(options.cwd, p)).split(path.sep).join('/'));
+  const underRoots = (file: string) => roots.some((root) => root === '' || file === root || file.startsWith(`${root}/`));
+  const scope = result.scope;
+  if (!scope) return underRoots;
+  const reported = new Set(result.report.sites.map((s) => s.file)); // changed files and their G-UNIT siblings
+  return (file) => underRoots(file) && (scope.files.has(file) || reported.has(file));
+}
+
+/** New sites beyond the baseline as error annotations, for --format github. */
+function gateAnnotations(verdict: GateResult, baselineFile: string): string[] {
+  const lines: string[] = [];
+  for (const e of verdict.exceeded) {
+    for (const s of e.sites) {
+      lines.push(command('error', { file: s.file, line: s.line, col: s.column, title: `New Chat Completions call site (${s.api})` },
+        `${e.file} has ${e.found} ${e.api} site(s) and the baseline ${baselineFile} allows ${e.recorded}. Migrate this call to the Responses API, or record it with --update-baseline.`));
+    }
+  }
+  return lines;
 }
 
 /** A bad report extension is a usage error, found before any work is done. */
@@ -100,6 +138,16 @@ function reportFormatOf(file: string): OutputFormat {
     return formatForFile(file);
   } catch (err) {
     throw new UsageError((err as Error).message);
+  }
+}
+
+/** An existing baseline that --update-baseline prunes (entries outside this run's scope are kept); a missing one starts empty. */
+function tryReadBaseline(file: string, cwd: string): Baseline | undefined {
+  try {
+    return readBaseline(file, cwd);
+  } catch (err) {
+    if (err instanceof UsageError && /^baseline not found/.test(err.message)) return undefined;
+    throw err;
   }
 }
 
@@ -124,7 +172,10 @@ export async function main(argv: string[], helper: Helper): Promise<number> {
   }
   const options = optionsFrom(cmd, cmd.args);
   try {
-    const reportFormat = options.reportFile ? reportFormatOf(options.reportFile) : undefined;
+    checkFlags(options);
+    const reportFormats = options.reportFiles.map(reportFormatOf);
+    const baseline: Baseline | undefined = options.check && options.baseline ? readBaseline(options.baseline, options.cwd) : undefined;
+    const previous = options.updateBaseline && options.baseline ? tryReadBaseline(options.baseline, options.cwd) : undefined;
     // progress only for people watching: a terminal on stderr, and never around a JSON or SARIF document
     const watched = Boolean(process.stderr.isTTY) && (options.format === 'text' || options.format === 'markdown');
     const progress = watched ? terminalProgress() : NO_PROGRESS;
@@ -137,14 +188,27 @@ export async function main(argv: string[], helper: Helper): Promise<number> {
     if (options.dryRun && options.format === 'text') {
       for (const diff of result.diffs) process.stdout.write(`${colorDiff(diff.patch, options.color)}\n`);
     }
-    process.stdout.write(render(result.report, options.format, { color: options.color && options.format === 'text' }));
+    const verdict: GateResult | undefined = baseline && options.baseline ? gate(result.report, baseline, scopeOf(result, options)) : undefined;
+    const renderOptions = { formatCommand: result.formatCommand };
+    const annotations = verdict && options.baseline ? gateAnnotations(verdict, options.baseline) : [];
+    process.stdout.write(render(result.report, options.format, { ...renderOptions, annotations, color: options.color && options.format === 'text' }));
     if (result.formatCommand && options.format === 'text') {
       process.stdout.write(`\nFormat the changed files with your formatter:\n  ${result.formatCommand}\n`);
     }
-    if (options.reportFile && reportFormat) {
-      writeFileSync(path.resolve(options.cwd, options.reportFile), render(result.report, reportFormat, { color: false }));
+    options.reportFiles.forEach((file, i) => {
+      const target = path.resolve(options.cwd, file);
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, render(result.report, reportFormats[i], { ...renderOptions, color: false }));
+    });
+    if (verdict && options.baseline) process.stderr.write(describeGate(verdict, options.baseline));
+    if (options.updateBaseline && options.baseline) {
+      const next = baselineOf(result.report, scopeOf(result, options), previous);
+      writeBaseline(options.baseline, options.cwd, next);
+      const now = countOf(next);
+      const was = previous ? ` (was ${countOf(previous).sites} in ${countOf(previous).files})` : '';
+      process.stderr.write(`migrate-responses: baseline ${options.baseline} written: ${now.sites} remaining site${now.sites === 1 ? '' : 's'} in ${now.files} file${now.files === 1 ? '' : 's'}${was}.\n`);
     }
-    return exitCode(result, options);
+    return exitCode(result, options, verdict);
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`migrate-responses: ${err.message}\n`);

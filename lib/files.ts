@@ -1,5 +1,5 @@
 /**
- * File discovery (DESIGN.md §2, §4): roots → source files (extensions, default ignores,
+ * File discovery (README "Using it"): roots → source files (extensions, default ignores,
  * `.gitignore`, symlinks kept inside the roots) → candidates (read once, cheap text prefilter).
  */
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readFile as readFileCallback, readFileSync, readSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';

@@ -3,7 +3,7 @@
 export const KINDS = ['simple', 'tool-using', 'streaming', 'structured-output'] as const;
 export type Kind = (typeof KINDS)[number];
 
-export const FORMATS = ['text', 'json', 'markdown', 'sarif'] as const;
+export const FORMATS = ['text', 'json', 'markdown', 'sarif', 'github'] as const;
 export type OutputFormat = (typeof FORMATS)[number];
 
 export interface Options {
@@ -15,8 +15,8 @@ export interface Options {
   dryRun: boolean;
   /** What goes to stdout. */
   format: OutputFormat;
-  /** Also write the report here; the format follows the extension. */
-  reportFile?: string;
+  /** Also write the report to these files; the format of each follows its extension. */
+  reportFiles: string[];
   /** Only these kinds are migrated; other sites are `skipped`. Empty = all. */
   only: Kind[];
   /** These kinds are not migrated; their sites are `skipped`. */
@@ -25,8 +25,14 @@ export interface Options {
   allowBaseUrls: string[];
   /** tsconfig for type-aware scanning; undefined = look for one at a root. */
   tsconfig?: string;
-  /** Exit 1 while any chat call site remains. */
+  /** Exit 1 while any chat call site remains (beyond `baseline`, when one is given). */
   check: boolean;
+  /** Baseline file (`--baseline`): read by `check`, written by `updateBaseline`. */
+  baseline?: string;
+  /** Write `baseline` from this run's remaining sites. */
+  updateBaseline: boolean;
+  /** Report and migrate only the sites of files changed since the merge base with this git ref. */
+  changedSince?: string;
   /** Write even when affected files have uncommitted changes. */
   force: boolean;
   /** Insert TODO markers at manual sites in write mode. */
@@ -41,10 +47,12 @@ export function defaultOptions(overrides: Partial<Options> = {}): Options {
     cwd: process.cwd(),
     dryRun: false,
     format: 'text',
+    reportFiles: [],
     only: [],
     skip: [],
     allowBaseUrls: [],
     check: false,
+    updateBaseline: false,
     force: false,
     markers: true,
     color: false,
@@ -52,7 +60,7 @@ export function defaultOptions(overrides: Partial<Options> = {}): Options {
   };
 }
 
-/** Source extensions the tool reads (DESIGN.md §2); `.d.ts` files are never read. */
+/** Source extensions the tool reads (README "Using it"); `.d.ts` files are never read. */
 export const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'] as const;
 
 /** Directories never entered, whatever the ignore files say. */

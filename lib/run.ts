@@ -15,6 +15,7 @@ import { summarize } from './report/summary.js';
 import { NO_PROGRESS, type ProgressHooks } from './progress.js';
 import { parseAllowList, type AllowList } from './allow.js';
 import { VERSION } from './version.js';
+import { changedScope, scopePlans, type ChangedScope } from './ci/changed.js';
 
 export { UsageError, startHelper, type Helper };
 
@@ -33,6 +34,8 @@ export interface RunResult {
   formatCommand?: string;
   /** Every file the run changed (or would change), with its text before and after. */
   changes: FileChange[];
+  /** `--changed-since`: the files in scope (the report holds only their sites). */
+  scope?: ChangedScope;
 }
 
 /** Phase timings on stderr when MIGRATE_RESPONSES_TIMING is set (used by the benchmarks). */
@@ -62,16 +65,17 @@ export async function run(options: Options, progress: ProgressHooks = NO_PROGRES
       throw new UsageError((err as Error).message);
     }
     const tsconfig = findTsconfig(options);
+    const scope = options.changedSince ? changedScope(options.cwd, options.changedSince) : undefined;
     // the file system is walked in the helper thread while the compiler loads here
     const found = thread.begin(options.paths, options.cwd);
     found.catch(() => {}); // handled below, once the modules are loaded
-    return await runWith(thread, found, options, progress, allow, tsconfig, mark);
+    return await runWith(thread, found, options, progress, allow, tsconfig, mark, scope);
   } finally {
     thread.close();
   }
 }
 
-async function runWith(helper: Helper, found: Promise<Found>, options: Options, progress: ProgressHooks, allow: AllowList, tsconfig: string | undefined, mark: (phase: string) => void): Promise<RunResult> {
+async function runWith(helper: Helper, found: Promise<Found>, options: Options, progress: ProgressHooks, allow: AllowList, tsconfig: string | undefined, mark: (phase: string) => void, scope?: ChangedScope): Promise<RunResult> {
   const [{ scan }, { applyPlans, unifiedDiff }] = await Promise.all([import('./scan/index.js'), import('./apply.js')]);
   mark('load');
   if (process.env.MIGRATE_RESPONSES_TIMING) {
@@ -98,8 +102,9 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
   mark('scan');
   progress.phase(options.dryRun ? 'Computing the rewrites…' : 'Rewriting files…');
   warnings.push(...result.warnings, ...sdkVersionWarnings(options));
+  const plans = scope ? scopePlans(result.plans, scope) : result.plans;
   const outcome = await applyPlans({
-    plans: result.plans,
+    plans,
     texts: new Map(read.candidates.map((c) => [c.path, { text: c.text, bom: c.bom }])),
     roots: rootsOf(options),
     cwd: options.cwd,
@@ -113,8 +118,9 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
     site.record.notes = [];
     site.record.reasons.push({ code: 'transform-failed', detail: message, message: reasonMessage('transform-failed', message) });
   }
-  const sites: SiteRecord[] = result.plans.flatMap((p) => p.sites.map((s) => s.record));
-  const errors = [...discovery.errors, ...read.errors, ...result.errors, ...outcome.errors];
+  const sites: SiteRecord[] = plans.flatMap((p) => p.sites.map((s) => s.record));
+  const inScope = (e: { file: string }) => !scope || scope.files.has(e.file) || sites.some((s) => s.file === e.file);
+  const errors = [...discovery.errors, ...read.errors, ...result.errors, ...outcome.errors].filter(inScope);
   const changedFiles = options.dryRun ? outcome.changes.map((c) => c.rel) : outcome.written;
   if (outcome.interrupted) warnings.push(`interrupted by ${outcome.interrupted}: ${outcome.written.length} file(s) written, the others left as they were`);
   const report: Report = {
@@ -125,10 +131,11 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
     roots: options.paths.map(shown),
     summary: summarize(sites, discovery.files.length, errors),
     sites,
-    notices: result.notices,
+    notices: result.notices.filter(inScope),
     errors,
     warnings,
     changedFiles,
+    changedSince: scope ? { ref: scope.ref, mergeBase: scope.mergeBase, files: scope.files.size } : null,
   };
   let diffs: FileDiff[] | undefined;
   return {
@@ -139,6 +146,7 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
     },
     formatCommand: !options.dryRun && changedFiles.length ? formatterCommand(options.cwd, changedFiles) : undefined,
     changes: outcome.changes,
+    scope,
   };
 }
 

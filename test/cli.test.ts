@@ -92,12 +92,13 @@ describe('CLI', () => {
     assert.deepEqual(json.sites.map((s: { file: string; status: string }) => [s.file, s.status]), [['src/ok.ts', 'migrated']]);
   });
 
-  it('--format json is only the JSON report, schemaVersion 1, with 1-based positions', () => {
+  it('--format json is only the JSON report, schemaVersion 2, with 1-based positions and site ids', () => {
     const dir = tree({ 'src/a.ts': MIGRATABLE, 'src/b.ts': MANUAL });
     const r = cli(dir, 'src', '--dry-run', '--format', 'json');
     assert.equal(r.code, 0);
     const json = JSON.parse(r.stdout);
-    assert.equal(json.schemaVersion, 1);
+    assert.equal(json.schemaVersion, 2);
+    assert.ok(json.sites.every((s: { id: string }) => /^[0-9a-f]{16}$/.test(s.id)));
     assert.equal(json.tool, 'migrate-responses');
     assert.equal(json.dryRun, true);
     assert.deepEqual(json.roots, ['src']);
@@ -121,7 +122,7 @@ describe('CLI', () => {
 
   it('--report writes the report in the format of its extension', () => {
     const dir = tree({ 'src/b.ts': MANUAL });
-    for (const [file, check] of [['r.json', (t: string) => JSON.parse(t).schemaVersion === 1], ['r.sarif', (t: string) => JSON.parse(t).version === '2.1.0'], ['r.md', (t: string) => t.includes('- [ ]')]] as const) {
+    for (const [file, check] of [['r.json', (t: string) => JSON.parse(t).schemaVersion === 2], ['r.sarif', (t: string) => JSON.parse(t).version === '2.1.0'], ['r.md', (t: string) => t.includes('- [ ]')]] as const) {
       const r = cli(dir, 'src', '--dry-run', '--report', file);
       assert.equal(r.code, 0);
       assert.ok(check(readFileSync(path.join(dir, file), 'utf8')), file);

@@ -1,5 +1,5 @@
 // The fake OpenAI server, exercised through the REAL `openai` SDK (6.x): both APIs must give the same
-// observable answers for equivalent requests (MIGRATION-SPEC §2–§5), and reject what the real API rejects.
+// observable answers for equivalent requests (docs/migration-spec.md §2–§5), and reject what the real API rejects.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

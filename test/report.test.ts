@@ -14,8 +14,9 @@ import type { Report, SiteRecord } from '../lib/report/model.js';
 import { summarize } from '../lib/report/summary.js';
 import { renderText } from '../lib/report/text.js';
 import { renderJson } from '../lib/report/json.js';
-import { escapeMd, renderMarkdown } from '../lib/report/markdown.js';
-import { renderSarif } from '../lib/report/sarif.js';
+import { escapeMd, LIST_LIMIT, renderMarkdown } from '../lib/report/markdown.js';
+import { FINGERPRINT_KEY, renderSarif } from '../lib/report/sarif.js';
+import { command, escapeData, escapeProperty, renderGithub } from '../lib/report/github.js';
 import { formatForFile, render } from '../lib/report/index.js';
 import { REASON_CODES } from '../lib/rules/reasons.js';
 import { FORMATS } from '../lib/options.js';
@@ -27,6 +28,7 @@ import { FORMATS } from '../lib/options.js';
 function sites(): SiteRecord[] {
   return [
     {
+      id: '0a1b2c3d4e5f6a7b',
       file: 'src/chat.ts', line: 12, column: 28, api: 'chat.completions.create', kinds: ['simple'],
       client: { provider: 'openai', evidence: 'new OpenAI() in src/client.ts:3' },
       status: 'migrated', reasons: [],
@@ -36,6 +38,7 @@ function sites(): SiteRecord[] {
       ],
     },
     {
+      id: '1b2c3d4e5f6a7b8c',
       file: 'src/agent/loop.ts', line: 40, column: 7, api: 'chat.completions.stream', kinds: ['tool-using', 'streaming'],
       client: { provider: 'other', evidence: "baseURL 'https://api.vendor.example/v1' in src/agent/client.ts:5" },
       status: 'manual',
@@ -47,6 +50,7 @@ function sites(): SiteRecord[] {
       notes: [],
     },
     {
+      id: '2c3d4e5f6a7b8c9d',
       file: 'src/agent/loop.ts', line: 88, column: 30, api: 'chat.completions.create', kinds: ['tool-using', 'structured-output'],
       client: { provider: 'unknown', evidence: 'client passed in as a parameter' },
       status: 'manual',
@@ -58,11 +62,13 @@ function sites(): SiteRecord[] {
       notes: [],
     },
     {
+      id: '3d4e5f6a7b8c9d0e',
       file: 'src/legacy.js', line: 7, column: 3, api: 'chat.completions.create', kinds: ['simple'],
       client: { provider: 'openai', evidence: 'new OpenAI() in src/legacy.js:1' },
       status: 'ignored', reasons: [], notes: [],
     },
     {
+      id: '4e5f6a7b8c9d0e1f',
       file: 'src/stream.ts', line: 3, column: 14, api: 'beta.chat.completions.stream', kinds: ['streaming'],
       client: { provider: 'azure-v1', evidence: 'new OpenAI({ baseURL }) in src/stream.ts:1' },
       status: 'skipped', reasons: [], notes: [],
@@ -74,7 +80,7 @@ function fixture(): Report {
   return {
     tool: 'migrate-responses',
     version: '0.1.0',
-    schemaVersion: 1,
+    schemaVersion: 2,
     dryRun: true,
     roots: ['src', 'test'],
     summary: {
@@ -88,14 +94,15 @@ function fixture(): Report {
     errors: [{ file: 'src/broken.ts', message: "')' expected. (4:10)" }],
     warnings: ['Clients without a baseURL are assumed to reach api.openai.com (OPENAI_BASE_URL is not read).'],
     changedFiles: ['src/chat.ts'],
+    changedSince: null,
   };
 }
 
 function emptyReport(): Report {
   return {
-    tool: 'migrate-responses', version: '0.1.0', schemaVersion: 1, dryRun: false, roots: ['.'],
+    tool: 'migrate-responses', version: '0.1.0', schemaVersion: 2, dryRun: false, roots: ['.'],
     summary: summarize([], 3, []),
-    sites: [], notices: [], errors: [], warnings: [], changedFiles: [],
+    sites: [], notices: [], errors: [], warnings: [], changedFiles: [], changedSince: null,
   };
 }
 
@@ -202,6 +209,21 @@ A site with several kinds counts once under each.
 
 Files that would change: \`src/chat.ts\`.
 
+## To migrate (1)
+
+### simple (1)
+
+- [src/chat.ts:12](src/chat.ts#L12) \`chat.completions.create\` (provider openai)
+
+## Review checklist
+
+What would change in behaviour or shape; tick each once checked.
+
+- [ ] \`R-STORE\` (1 site): \`store: false\` added: the Responses API stores responses by default, Chat Completions did not; check nothing expects them stored.
+  - [src/chat.ts:12](src/chat.ts#L12)
+- [ ] \`O-FINISH\` (1 site): \`finish_reason\` checks became \`status\` / \`incomplete_details\` checks: check the branches still mean the same.
+  - [src/chat.ts:12](src/chat.ts#L12)
+
 ## Manual sites (2)
 
 These calls were left on Chat Completions; each needs a decision by hand.
@@ -214,17 +236,6 @@ These calls were left on Chat Completions; each needs a decision by hand.
 - [ ] [src/agent/loop.ts:88](src/agent/loop.ts#L88) \`chat.completions.create\` (tool-using, structured-output; provider unknown)
   - \`receiver-not-client\`: Cannot reach \\\`responses\\\` from this receiver.
   - \`no-equivalent-param\` (logit_bias \\| seed): Parameter logit_bias \\| seed has no Responses equivalent; dropping it changes behaviour.
-
-## Sites to migrate (1)
-
-<details>
-<summary>1 site to migrate, 1 with notes to review</summary>
-
-- [src/chat.ts:12](src/chat.ts#L12) \`chat.completions.create\` (simple; provider openai)
-  - \`R-STORE\` info: store: false added to keep Chat Completions retention behaviour
-  - \`O-FINISH\` **warn**: finish_reason === 'length' became status === 'incomplete'
-
-</details>
 
 ## Ignored and skipped sites (2)
 
@@ -244,7 +255,7 @@ These calls were left on Chat Completions; each needs a decision by hand.
 - \`provider-not-openai\`: Keep Chat Completions, or confirm the vendor supports /responses and pass the origin to --allow-base-url.
 - \`receiver-not-client\`: Pass the client instead of client.chat, and call the method directly.
 - \`no-equivalent-param\`: Decide whether the behaviour change is acceptable, then remove it by hand and re-run.
-- \`stream-handoff\`: Migrate the consumer to Responses events (MIGRATION-SPEC §5) together with this call.
+- \`stream-handoff\`: Migrate the consumer to Responses events (docs/migration-spec.md §5) together with this call.
 - \`test-mock\`: Update mocks to responses.create and the Responses result shape.
 `;
 
@@ -269,25 +280,92 @@ test('markdown: free text is escaped, links are encoded, the migrated heading fo
   r.sites = [{ ...sites()[1], file: 'src/my dir/a(1).ts' }, sites()[0]];
   const md = renderMarkdown(r);
   assert.ok(md.includes('- [ ] [src/my dir/a(1).ts:40](src/my%20dir/a(1).ts#L40) `chat.completions.stream`'), md);
-  assert.ok(md.includes('\n## Migrated sites (1)\n\n<details>\n<summary>1 site migrated, 1 with notes to review</summary>\n'), md);
+  assert.ok(md.includes('\n## Migrated (1)\n\n### simple (1)\n\n- [src/chat.ts:12](src/chat.ts#L12) `chat.completions.create` (provider openai)\n'), md);
+  assert.ok(md.includes('\nWhat changed in behaviour or shape; tick each once checked.\n'), md);
+});
+
+test('markdown: the same body whatever the order of the sites (a bot can update it in place)', () => {
+  const r = fixture();
+  const reversed = { ...r, sites: [...r.sites].reverse(), notices: [...r.notices].reverse() };
+  assert.equal(renderMarkdown(reversed), renderMarkdown(r));
+  assert.doesNotMatch(renderMarkdown(r), /\d{4}-\d{2}-\d{2}|T\d{2}:\d{2}/); // no dates or times
+});
+
+test('markdown: write mode names the formatter; long lists fold into <details> and stop at the limit', () => {
+  const r = fixture();
+  r.dryRun = false;
+  const many = Array.from({ length: LIST_LIMIT + 5 }, (_, i) => ({ ...sites()[0], id: `id${i}`, file: `src/f${String(i).padStart(3, '0')}.ts` }));
+  r.sites = many;
+  r.changedFiles = many.map((x) => x.file);
+  const md = renderMarkdown(r, { formatCommand: 'npx prettier --write src/a.ts' });
+  assert.ok(md.includes('\n## Formatting\n\nThe rewritten lines follow the surrounding code; run the project\'s formatter on the changed files:\n\n```sh\nnpx prettier --write src/a.ts\n```\n'), md);
+  assert.ok(md.includes('\n<details>\n<summary>Changed files (105)</summary>\n\n- `src/f000.ts`\n'), md);
+  assert.ok(md.includes(`\n### simple (105)\n\n<details>\n<summary>105 sites</summary>\n`), md);
+  assert.ok(md.includes('\n- … and 5 more (see the JSON or SARIF report)\n'), md);
+  assert.equal(md.match(/^- \[src\/f\d+\.ts:12\]/gm)?.length, LIST_LIMIT);
+  // the R-STORE entry folds its 105 sites, and its single message is not repeated per site
+  assert.ok(md.includes('- [ ] `R-STORE` (105 sites): `store: false` added'), md);
+  assert.ok(md.includes('  <details>\n  <summary>105 sites</summary>\n\n  - [src/f000.ts:12](src/f000.ts#L12)\n'), md);
+  assert.ok(md.length < 65_536, `a GitHub body holds 65,536 characters; this one has ${md.length}`);
+  // without a formatter command there is no Formatting section
+  assert.doesNotMatch(renderMarkdown(r), /## Formatting/);
+});
+
+test('markdown: --changed-since is stated under the title', () => {
+  const r = fixture();
+  r.changedSince = { ref: 'origin/main', mergeBase: '0123456789abcdef0123456789abcdef01234567', files: 3 };
+  assert.ok(renderMarkdown(r).includes('\nOnly 3 files changed since `origin/main` (merge base `0123456789ab`, uncommitted changes included) are reported.\n'));
+});
+
+// ---------------------------------------------------------------------------------------------
+// github
+
+test('github: workflow-command escaping of data and properties', () => {
+  assert.equal(escapeData('100% done\r\nnext: a, b'), '100%25 done%0D%0Anext: a, b');
+  assert.equal(escapeProperty('src/a:b,c%.ts\n'), 'src/a%3Ab%2Cc%25.ts%0A');
+  assert.equal(escapeData('%0A is not a newline'), '%250A is not a newline'); // % first, so no double meaning
+  assert.equal(command('warning', { file: 'a,b.ts', line: 3, col: 5, title: 'x: y' }, 'm1\nm2 %'), '::warning file=a%2Cb.ts,line=3,col=5,title=x%3A y::m1%0Am2 %25');
+  assert.equal(command('error', { file: undefined, title: '' }, 'plain'), '::error::plain');
+});
+
+test('github: one warning per manual site, one notice per migrated site, then a summary line', () => {
+  const r = fixture();
+  r.sites[1] = { ...r.sites[1], file: 'src/agent/loop,v2.ts' };
+  const lines = renderGithub(r).split('\n');
+  assert.equal(lines.pop(), '');
+  assert.deepEqual(lines, [
+    '::warning title=migrate-responses::Clients without a baseURL are assumed to reach api.openai.com (OPENAI_BASE_URL is not read).',
+    '::warning file=src/agent/loop%2Cv2.ts,line=40,col=7,title=provider-not-openai%2C stream-handoff (chat.completions.stream)::Left on Chat Completions (chat.completions.stream, provider other):%0Aprovider-not-openai: Client targets api.vendor.example; Responses support there is unknown. Fix: Keep Chat Completions, or confirm the vendor supports /responses and pass the origin to --allow-base-url.%0Astream-handoff: Stream is consumed elsewhere (return) and expects Chat chunks. Fix: ' + REASON_CODES.find((c) => c.code === 'stream-handoff')!.fix,
+    '::warning file=src/agent/loop.ts,line=88,col=30,title=receiver-not-client%2C no-equivalent-param (chat.completions.create)::Left on Chat Completions (chat.completions.create, provider unknown):%0Areceiver-not-client: Cannot reach `responses` from this receiver. Fix: Pass the client instead of client.chat, and call the method directly.%0Ano-equivalent-param: Parameter logit_bias | seed has no Responses equivalent; dropping it changes behaviour. Fix: Decide whether the behaviour change is acceptable, then remove it by hand and re-run.',
+    "::notice file=src/chat.ts,line=12,col=28,title=migratable (chat.completions.create)::Can be migrated to the Responses API (chat.completions.create).%0AR-STORE: store: false added to keep Chat Completions retention behaviour%0AO-FINISH (review): finish_reason === 'length' became status === 'incomplete'",
+    '::warning file=test/chat.test.ts,title=test-mock::Test doubles still target chat.completions.%0AFix: Update mocks to responses.create and the Responses result shape.',
+    "::error file=src/broken.ts,title=migrate-responses::')' expected. (4%3A10)".replace('%3A', ':'),
+    'migrate-responses: 5 call sites in 4 files: 1 to migrate, 2 manual, 1 ignored, 1 skipped; 1 error',
+  ]);
+});
+
+test('github: annotations the caller adds (the baseline gate) come right before the summary line', () => {
+  const lines = renderGithub(fixture(), ['::error file=src/x.ts,line=1::new']).trimEnd().split('\n');
+  assert.deepEqual(lines.slice(-2), ['::error file=src/x.ts,line=1::new', 'migrate-responses: 5 call sites in 4 files: 1 to migrate, 2 manual, 1 ignored, 1 skipped; 1 error']);
+  assert.equal(render(fixture(), 'github', { color: false, annotations: ['::error::x'] }), renderGithub(fixture(), ['::error::x']));
 });
 
 // ---------------------------------------------------------------------------------------------
 // json
 
-test('json: the documented shape, key order and schemaVersion 1; round-trips', () => {
+test('json: the documented shape, key order and schemaVersion 2; round-trips', () => {
   const out = renderJson(fixture());
   assert.ok(out.endsWith('}\n'));
   assert.equal(out, JSON.stringify(JSON.parse(out), null, 2) + '\n');
   const doc = JSON.parse(out);
   assert.deepEqual(Object.keys(doc), [
-    'tool', 'version', 'schemaVersion', 'dryRun', 'roots', 'summary', 'sites', 'notices', 'errors', 'warnings', 'changedFiles',
+    'tool', 'version', 'schemaVersion', 'dryRun', 'roots', 'summary', 'sites', 'notices', 'errors', 'warnings', 'changedFiles', 'changedSince',
   ]);
-  assert.equal(doc.schemaVersion, 1);
+  assert.equal(doc.schemaVersion, 2);
   assert.deepEqual(Object.keys(doc.summary), ['files', 'filesWithSites', 'sites', 'byKind', 'byStatus', 'errors']);
   assert.deepEqual(Object.keys(doc.summary.byKind), ['simple', 'tool-using', 'streaming', 'structured-output']);
   assert.deepEqual(Object.keys(doc.summary.byStatus), ['migrated', 'manual', 'ignored', 'skipped']);
-  assert.deepEqual(Object.keys(doc.sites[0]), ['file', 'line', 'column', 'api', 'kinds', 'client', 'status', 'reasons', 'notes']);
+  assert.deepEqual(Object.keys(doc.sites[0]), ['id', 'file', 'line', 'column', 'api', 'kinds', 'client', 'status', 'reasons', 'notes']);
   assert.deepEqual(Object.keys(doc.sites[0].client), ['provider', 'evidence']);
   assert.deepEqual(Object.keys(doc.sites[0].notes[0]), ['rule', 'level', 'message']);
   assert.deepEqual(Object.keys(doc.sites[1].reasons[0]), ['code', 'detail', 'message']);
@@ -303,9 +381,9 @@ test('json: key order does not depend on the order of the input objects; extra f
   const shuffled = {
     changedFiles: r.changedFiles, warnings: r.warnings, errors: r.errors, notices: r.notices,
     sites: r.sites.map((s) => ({ notes: s.notes, reasons: s.reasons.map((x) => ({ message: x.message, detail: x.detail, code: x.code, extra: 1 })),
-      status: s.status, client: s.client, kinds: s.kinds, api: s.api, column: s.column, line: s.line, file: s.file, debug: true })),
+      status: s.status, client: s.client, kinds: s.kinds, api: s.api, column: s.column, line: s.line, file: s.file, id: s.id, debug: true })),
     summary: { ...r.summary, byKind: { 'structured-output': 1, streaming: 2, 'tool-using': 2, simple: 2 } },
-    roots: r.roots, dryRun: r.dryRun, schemaVersion: r.schemaVersion, version: r.version, tool: r.tool,
+    roots: r.roots, dryRun: r.dryRun, schemaVersion: r.schemaVersion, version: r.version, tool: r.tool, changedSince: r.changedSince,
   } as unknown as Report;
   assert.equal(renderJson(shuffled), renderJson(r));
 });
@@ -409,6 +487,27 @@ test('sarif: one warning per manual reason, a note per notice, errors as notific
         locations: [{ physicalLocation: { artifactLocation: { uri: 'src/broken.ts', uriBaseId: '%SRCROOT%' } } }] },
     ],
   }]);
+});
+
+test('sarif: partialFingerprints name the site and the reason, never the line', () => {
+  const doc = JSON.parse(renderSarif(fixture()));
+  assert.deepEqual(doc.runs[0].results.map((r: any) => r.partialFingerprints), [
+    { [FINGERPRINT_KEY]: '1b2c3d4e5f6a7b8c/provider-not-openai' },
+    { [FINGERPRINT_KEY]: '1b2c3d4e5f6a7b8c/stream-handoff' },
+    { [FINGERPRINT_KEY]: '2c3d4e5f6a7b8c9d/receiver-not-client' },
+    { [FINGERPRINT_KEY]: '2c3d4e5f6a7b8c9d/no-equivalent-param' },
+    { [FINGERPRINT_KEY]: doc.runs[0].results[4].partialFingerprints[FINGERPRINT_KEY] },
+  ]);
+  assert.match(doc.runs[0].results[4].partialFingerprints[FINGERPRINT_KEY], /^[0-9a-f]{16}\/test-mock$/);
+  // a repeated code on one site gets its own fingerprint; moving the site changes none
+  const r = fixture();
+  r.sites[2].reasons.push({ code: 'no-equivalent-param', detail: 'stop', message: 'Parameter stop has no Responses equivalent; dropping it changes behaviour.' });
+  const moved = fixture();
+  moved.sites.forEach((x) => { x.line += 7; x.column += 2; });
+  const fps = (rep: Report) => JSON.parse(renderSarif(rep)).runs[0].results.map((x: any) => x.partialFingerprints[FINGERPRINT_KEY]);
+  assert.equal(fps(r)[4], '2c3d4e5f6a7b8c9d/no-equivalent-param/1');
+  assert.deepEqual(fps(moved), fps(fixture()));
+  assert.ok(!JSON.stringify(doc).includes('primaryLocationLineHash'));
 });
 
 test('sarif: artifact URIs are relative, forward-slashed and percent-encoded, and still validate', () => {

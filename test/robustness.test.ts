@@ -183,7 +183,7 @@ describe('faults: nothing half-written, ever', () => {
     return [{
       file: abs,
       sites: [{
-        record: { file, line: 4, column: 43, api: 'chat.completions.create', kinds: ['simple'], client: { provider: 'openai', evidence: '' }, status: 'migrated', reasons: [], notes: [] },
+        record: { id: '0000000000000000', file, line: 4, column: 43, api: 'chat.completions.create', kinds: ['simple'], client: { provider: 'openai', evidence: '' }, status: 'migrated', reasons: [], notes: [] },
         file: abs, callStart: 0, statementStart: 0, unit: 0, edits,
       }],
     }];

@@ -1,5 +1,5 @@
 /**
- * Every before/after example of the rule registry (the README's rule list) is what the tool really
+ * Every before/after example of the rule registry (docs/rules.md) is what the tool really
  * does: the before module is migrated and must equal the after module, which must type-check
  * against openai 6 and 7.
  */
@@ -12,7 +12,7 @@ import { RULES } from '../lib/rules/registry.js';
 import { run } from '../lib/run.js';
 import { REPO } from './helpers/fixtures.js';
 import { exampleModule } from './helpers/rule-examples.js';
-import { renderRulesSection, RULES_BEGIN, RULES_END } from '../scripts/readme-rules.js';
+import { renderRulesSection, RULES_BEGIN, RULES_END, RULES_FILE } from '../scripts/rules-doc.js';
 import { typecheck, type TypeError } from './helpers/typecheck.js';
 
 const dir = path.join(REPO, 'test', 'tmp', `rule-examples-${process.pid}`);
@@ -46,11 +46,12 @@ describe('rule registry examples', () => {
     });
   }
 
-  it('the README rule list is the one generated from the registry (npm run readme)', () => {
-    const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-    const start = readme.indexOf(RULES_BEGIN);
-    const end = readme.indexOf(RULES_END);
-    assert.ok(start !== -1 && end > start, 'README has the generated rules section');
-    assert.equal(readme.slice(start, end + RULES_END.length), renderRulesSection());
+  it('docs/rules.md is the one generated from the registry and the reason codes (npm run docs)', () => {
+    assert.equal(RULES_FILE, path.join(REPO, 'docs', 'rules.md'));
+    const doc = readFileSync(RULES_FILE, 'utf8');
+    const start = doc.indexOf(RULES_BEGIN);
+    const end = doc.indexOf(RULES_END);
+    assert.ok(start !== -1 && end > start, 'docs/rules.md has the generated section');
+    assert.equal(doc.slice(start, end + RULES_END.length), renderRulesSection());
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Scanner fixtures: for every pattern of the MIGRATION-SPEC catalogue (P01–P32) and every
+ * Scanner fixtures: for every pattern of the catalogue (docs/migration-spec.md §10: P01–P32) and every
  * look-alike (N01–N10), the report entries must be exactly the hand-reviewed ones in
  * expected.json: same sites, positions, api, kinds, provider, status and reason codes.
  */

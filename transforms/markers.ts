@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §2 markers: `// TODO(migrate-responses): <code>: <message>` on its own line above the
+ * Markers (README "Using it"): `// TODO(migrate-responses): <code>: <message>` on its own line above the
  * statement of a manual site, indented like it; never duplicated, never inside a string, a
  * template or JSX text (the marker goes right before a statement, which is always code).
  */

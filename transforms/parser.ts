@@ -1,5 +1,5 @@
 /**
- * The parser for each file kind (DESIGN.md §4): `.ts/.mts/.cts` → TypeScript without JSX (so
+ * The parser for each file kind (README "How it works"): `.ts/.mts/.cts` → TypeScript without JSX (so
  * `<T>x` assertions parse), `.tsx` → TypeScript with JSX, JS files → JSX and modern syntax.
  * The same parser checks every rewritten file before it is written.
  */

@@ -1,6 +1,6 @@
 /**
  * Packages that are not the `openai` SDK but whose clients can have the same shape
- * (`client.chat.completions.create(…)`, or v3's `createChatCompletion`): MIGRATION-SPEC N05.
+ * (`client.chat.completions.create(…)`, or v3's `createChatCompletion`): N05 in docs/migration-spec.md §10.
  * The corpus reconciliation (classify.ts) explains an occurrence as `other-sdk` only when every
  * construction of its receiver, in the same file, comes from one of these packages.
  *

@@ -1,6 +1,6 @@
 /**
  * The project around the scanned files, read the way its own toolchain reads it and without an
- * install (MIGRATION-SPEC §7, "Module resolution"): for each file its nearest tsconfig.json or
+ * install (docs/migration-spec.md §7, "Module resolution"): for each file its nearest tsconfig.json or
  * jsconfig.json (with its `extends` chain, `baseUrl`, `paths` and project references) and its
  * nearest package.json (name, `imports`, `exports`, dependencies), and the packages of the
  * workspace by name (npm and yarn `workspaces`, pnpm-workspace.yaml, lerna.json). Everything is

@@ -1,6 +1,7 @@
 /**
- * Module resolution as the project's own toolchain does it, with no install needed (MIGRATION-SPEC
- * §7, "Module resolution" and P-UNRESOLVED). A specifier resolves to one of three things:
+ * Module resolution as the project's own toolchain does it, with no install needed
+ * (docs/migration-spec.md §7, "Module resolution" and P-UNRESOLVED). A specifier resolves to one of
+ * three things:
  *  - a project file: relative paths, tsconfig `paths` aliases (`@/lib/ai`), package.json `#imports`,
  *    and workspace packages by name (`@acme/llm`), mapped from their build output to their source;
  *  - a package: the SDK however it is spelled, Node built-ins, and packages the project declares

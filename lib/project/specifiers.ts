@@ -1,5 +1,5 @@
 /**
- * The npm package a module specifier names, whatever the runtime spells it (MIGRATION-SPEC §7,
+ * The npm package a module specifier names, whatever the runtime spells it (docs/migration-spec.md §7,
  * "Module resolution"): a bare name (`openai`, `openai/helpers/zod.mjs`), Deno's `npm:` and
  * `jsr:` specifiers, and CDN URLs (esm.sh, jsDelivr, unpkg, Skypack, deno.land/x, jsr.io).
  * The SDK's own aliases (`jsr:@openai/openai`, `deno.land/x/openai`) all name `openai`.

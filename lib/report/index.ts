@@ -5,16 +5,26 @@ import { renderJson } from './json.js';
 import { renderMarkdown } from './markdown.js';
 import { renderSarif } from './sarif.js';
 import { renderText } from './text.js';
+import { renderGithub } from './github.js';
 
-export { renderJson, renderMarkdown, renderSarif, renderText };
+export { renderGithub, renderJson, renderMarkdown, renderSarif, renderText };
 export { summarize } from './summary.js';
 
-export function render(report: Report, format: OutputFormat, opts: { color: boolean }): string {
+export interface RenderOptions {
+  color: boolean;
+  /** Write mode: the command that formats the changed files (the Markdown report names it). */
+  formatCommand?: string;
+  /** `github`: more annotation lines (the baseline gate's errors), printed before the summary line. */
+  annotations?: string[];
+}
+
+export function render(report: Report, format: OutputFormat, opts: RenderOptions): string {
   switch (format) {
     case 'text': return renderText(report, opts);
     case 'json': return renderJson(report);
-    case 'markdown': return renderMarkdown(report);
+    case 'markdown': return renderMarkdown(report, { formatCommand: opts.formatCommand });
     case 'sarif': return renderSarif(report);
+    case 'github': return renderGithub(report, opts.annotations);
     default: {
       const never: never = format;
       throw new Error(`unknown report format: ${String(never)}`);

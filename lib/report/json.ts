@@ -1,5 +1,5 @@
 /**
- * The JSON rendering: the public, versioned contract of DESIGN.md §3. Objects are rebuilt field by
+ * The JSON rendering: the public, versioned contract of README "The report". Objects are rebuilt field by
  * field so the key order is fixed (§3 order, then the additive `warnings` and `changedFiles`) and
  * nothing outside the contract leaks into the document.
  */
@@ -33,6 +33,7 @@ export function toJsonReport(report: Report): Record<string, unknown> {
     errors: report.errors.map(errorJson),
     warnings: [...report.warnings],
     changedFiles: [...report.changedFiles],
+    changedSince: report.changedSince ? { ref: report.changedSince.ref, mergeBase: report.changedSince.mergeBase, files: report.changedSince.files } : null,
   };
 }
 
@@ -49,6 +50,7 @@ function summaryJson(s: Summary) {
 
 function siteJson(site: SiteRecord) {
   return {
+    id: site.id,
     file: site.file,
     line: site.line,
     column: site.column,

@@ -1,16 +1,45 @@
 /**
- * The Markdown rendering: a pull-request body (DESIGN.md §3). A summary table by status and by
- * kind, a checklist of manual sites grouped by file with `file:line` links and their reasons,
- * migrated sites collapsed, ignored/skipped sites, notices, errors and the suggested fixes.
+ * The Markdown rendering: a pull-request body (README "The report"). Stable across reruns of the
+ * same tree (no timestamps, every list sorted), so a bot can update the body in place. In order:
+ * the summary tables; what was migrated, grouped by kind; the reviewer's checklist of behaviour
+ * notes (one entry per rule: store: false added, strict: false, the system message hoisted, the
+ * reasoning replay include…); the formatter command; the manual sites with their reasons; ignored
+ * and skipped sites, notices, errors and the suggested fixes. Long lists fold into `<details>` and
+ * stop after LIST_LIMIT entries (a GitHub body holds 65,536 characters).
  * Free text (messages, details, evidence) is escaped; identifiers go in code spans.
  */
 import { KINDS } from '../options.js';
-import { STATUSES, type Report, type SiteRecord } from './model.js';
+import { STATUSES, type Note, type Report, type SiteRecord } from './model.js';
 import { REASON_CODES } from '../rules/reasons.js';
 
-export function renderMarkdown(report: Report): string {
+/** Lists longer than this fold into `<details>`. */
+const FOLD_AT = 10;
+/** No list shows more entries than this; the rest is counted. */
+export const LIST_LIMIT = 100;
+
+/**
+ * Checklist entries for the notes a reviewer meets most, in this order; other rules follow (warn
+ * before info, then by id) under their id and their first message.
+ */
+const CHECKS: Record<string, string> = {
+  'R-STORE': '`store: false` added: the Responses API stores responses by default, Chat Completions did not; check nothing expects them stored.',
+  'R-STRICT': 'Function tools set `strict`: Responses tools are strict by default, Chat tools were not; `strict: false` keeps the Chat behaviour.',
+  'M-SYSTEM': 'System message hoisted to `instructions`: check no later call relies on it through `previous_response_id` (instructions do not carry over).',
+  'T-REASONING-REPLAY': "Tool loop replays the whole output with `include: ['reasoning.encrypted_content']`, so reasoning items survive `store: false`.",
+  'H-PARSE': '`responses.parse()` does not throw on incomplete output: `output_parsed` is null unless the status is completed.',
+  'O-FINISH': '`finish_reason` checks became `status` / `incomplete_details` checks: check the branches still mean the same.',
+  'S-FAILED': 'Stream loops now throw on `error` / `response.failed` events, as Chat streams threw.',
+};
+
+export interface MarkdownOptions {
+  /** Write mode: the command that formats the changed files. */
+  formatCommand?: string;
+}
+
+export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): string {
   const s = report.summary;
   const out: string[] = [];
+  const sites = sortSites(report.sites);
 
   out.push('# Migration to the OpenAI Responses API', '');
   const roots = report.roots.length > 0 ? ` over ${report.roots.map(code).join(', ')}` : '';
@@ -19,10 +48,14 @@ export function renderMarkdown(report: Report): string {
       `${plural(s.files, 'file')} scanned, ${plural(s.sites, 'call site')} in ${plural(s.filesWithSites, 'file')}, ` +
       `${plural(s.errors, 'error')}.`,
   );
+  if (report.changedSince) {
+    const c = report.changedSince;
+    out.push('', `Only ${plural(c.files, 'file')} changed since ${code(c.ref)} (merge base ${code(c.mergeBase.slice(0, 12))}, uncommitted changes included) are reported.`);
+  }
 
   for (const w of report.warnings) out.push('', `> **Warning:** ${escapeMd(w)}`);
 
-  if (report.sites.length === 0) {
+  if (sites.length === 0) {
     out.push('', 'No OpenAI Chat Completions call sites found.');
   } else {
     out.push('', '| Status | Sites |', '| --- | ---: |');
@@ -34,61 +67,76 @@ export function renderMarkdown(report: Report): string {
   }
 
   if (report.changedFiles.length > 0) {
-    out.push('', `${report.dryRun ? 'Files that would change' : 'Changed files'}: ${report.changedFiles.map(code).join(', ')}.`);
+    const files = [...report.changedFiles].sort(compare);
+    const label = report.dryRun ? 'Files that would change' : 'Changed files';
+    if (files.length <= FOLD_AT) out.push('', `${label}: ${files.map(code).join(', ')}.`);
+    else out.push(...fold(`${label} (${files.length})`, limited(files.map((f) => `- ${code(f)}`), files.length)));
   }
 
-  const manual = report.sites.filter((x) => x.status === 'manual');
+  const migrated = sites.filter((x) => x.status === 'migrated');
+  if (migrated.length > 0) {
+    out.push('', `## ${report.dryRun ? 'To migrate' : 'Migrated'} (${migrated.length})`);
+    for (const [label, group] of groupByKinds(migrated)) {
+      const lines = limited(group.map((site) => `- ${siteLink(site)} ${siteFacts(site, false)}`), group.length);
+      out.push('', `### ${label} (${group.length})`);
+      if (group.length <= FOLD_AT) out.push('', ...lines);
+      else out.push(...fold(plural(group.length, 'site'), lines));
+    }
+    const checklist = reviewChecklist(migrated);
+    if (checklist.length > 0) {
+      out.push('', '## Review checklist', '', `What ${report.dryRun ? 'would change' : 'changed'} in behaviour or shape; tick each once checked.`, '');
+      out.push(...checklist);
+    }
+  }
+
+  if (opts.formatCommand) {
+    out.push('', '## Formatting', '', 'The rewritten lines follow the surrounding code; run the project\'s formatter on the changed files:', '', '```sh', opts.formatCommand, '```');
+  }
+
+  const manual = sites.filter((x) => x.status === 'manual');
   if (manual.length > 0) {
     out.push('', `## Manual sites (${manual.length})`, '');
     out.push('These calls were left on Chat Completions; each needs a decision by hand.');
-    for (const [file, sites] of groupByFile(manual)) {
-      out.push('', `### ${code(file)}`, '');
-      for (const site of sites) {
-        out.push(`- [ ] ${siteLink(site)} ${siteFacts(site)}`);
+    const lines: string[] = [];
+    let shown = 0;
+    for (const [file, group] of groupByFile(manual)) {
+      if (shown >= LIST_LIMIT) break;
+      lines.push('', `### ${code(file)}`, '');
+      for (const site of group) {
+        if (shown++ >= LIST_LIMIT) break;
+        lines.push(`- [ ] ${siteLink(site)} ${siteFacts(site, true)}`);
         for (const r of site.reasons) {
           const detail = r.detail === undefined ? '' : ` (${escapeMd(r.detail)})`;
-          out.push(`  - ${code(r.code)}${detail}: ${escapeMd(r.message)}`);
+          lines.push(`  - ${code(r.code)}${detail}: ${escapeMd(r.message)}`);
         }
       }
     }
+    if (manual.length > LIST_LIMIT) lines.push('', `… and ${manual.length - LIST_LIMIT} more (see the JSON or SARIF report).`);
+    if (manual.length <= FOLD_AT) out.push(...lines);
+    else out.push('', '<details>', `<summary>${plural(manual.length, 'manual site')} in ${plural(groupByFile(manual).size, 'file')}</summary>`, ...lines, '', '</details>');
   }
 
-  const migrated = report.sites.filter((x) => x.status === 'migrated');
-  if (migrated.length > 0) {
-    const care = migrated.filter((x) => x.notes.some((n) => n.level === 'warn')).length;
-    const summary = `${plural(migrated.length, 'site')} ${report.dryRun ? 'to migrate' : 'migrated'}` +
-      (care > 0 ? `, ${care} with notes to review` : '');
-    const heading = report.dryRun ? 'Sites to migrate' : 'Migrated sites';
-    out.push('', `## ${heading} (${migrated.length})`, '', '<details>', `<summary>${summary}</summary>`, '');
-    for (const site of migrated) {
-      out.push(`- ${siteLink(site)} ${siteFacts(site)}`);
-      for (const n of site.notes) {
-        const level = n.level === 'warn' ? '**warn**' : 'info';
-        out.push(`  - ${code(n.rule)} ${level}: ${escapeMd(n.message)}`);
-      }
-    }
-    out.push('', '</details>');
-  }
-
-  const other = report.sites.filter((x) => x.status === 'ignored' || x.status === 'skipped');
+  const other = sites.filter((x) => x.status === 'ignored' || x.status === 'skipped');
   if (other.length > 0) {
-    out.push('', `## Ignored and skipped sites (${other.length})`, '');
-    for (const site of other) {
+    out.push('', `## Ignored and skipped sites (${other.length})`);
+    const lines = limited(other.map((site) => {
       const why = site.status === 'ignored' ? 'ignored (`// migrate-responses-ignore`)' : 'skipped (kind filter)';
-      out.push(`- ${siteLink(site)} ${siteFacts(site)}: ${why}`);
-    }
+      return `- ${siteLink(site)} ${siteFacts(site, true)}: ${why}`;
+    }), other.length);
+    if (other.length <= FOLD_AT) out.push('', ...lines);
+    else out.push(...fold(plural(other.length, 'site'), lines));
   }
 
   if (report.notices.length > 0) {
     out.push('', `## Notices (${report.notices.length})`, '');
-    for (const n of report.notices) {
-      out.push(`- [ ] ${fileLink(n.file)} ${code(n.code)}: ${escapeMd(n.message)}`);
-    }
+    const notices = [...report.notices].sort((a, b) => compare(a.file, b.file) || compare(a.code, b.code));
+    out.push(...limited(notices.map((n) => `- [ ] ${fileLink(n.file)} ${code(n.code)}: ${escapeMd(n.message)}`), notices.length));
   }
 
   if (report.errors.length > 0) {
     out.push('', `## Errors (${report.errors.length})`, '');
-    for (const e of report.errors) out.push(`- ${code(e.file)}: ${escapeMd(e.message)}`);
+    const errors = [...report.errors].sort((a, b) => compare(a.file, b.file));
+    out.push(...limited(errors.map((e) => `- ${code(e.file)}: ${escapeMd(e.message)}`), errors.length));
   }
 
   const used = new Set([...manual.flatMap((x) => x.reasons.map((r) => r.code)), ...report.notices.map((n) => n.code)]);
@@ -99,6 +147,70 @@ export function renderMarkdown(report: Report): string {
   }
 
   return out.join('\n') + '\n';
+}
+
+/** One checkbox per note rule, with the sites it applies to (and their messages). */
+function reviewChecklist(migrated: SiteRecord[]): string[] {
+  const byRule = new Map<string, { site: SiteRecord; note: Note }[]>();
+  for (const site of migrated) {
+    for (const note of site.notes) {
+      const list = byRule.get(note.rule) ?? [];
+      if (!list.some((x) => x.site === site && x.note.message === note.message)) list.push({ site, note });
+      byRule.set(note.rule, list);
+    }
+  }
+  const curated = Object.keys(CHECKS);
+  const rank = (rule: string) => {
+    const i = curated.indexOf(rule);
+    if (i !== -1) return i;
+    return curated.length + (byRule.get(rule)!.some((x) => x.note.level === 'warn') ? 0 : 1);
+  };
+  const rules = [...byRule.keys()].sort((a, b) => rank(a) - rank(b) || compare(a, b));
+  const out: string[] = [];
+  for (const rule of rules) {
+    const entries = byRule.get(rule)!;
+    const siteCount = new Set(entries.map((x) => x.site)).size;
+    const text = CHECKS[rule] ?? escapeMd(entries[0].note.message);
+    out.push(`- [ ] ${code(rule)} (${plural(siteCount, 'site')}): ${text}`);
+    // one message for every site (R-STORE…): the links are enough
+    const same = entries.every((x) => x.note.message === entries[0].note.message);
+    const lines = limited(entries.map(({ site, note }) => `  - ${siteLink(site)}${same ? '' : `: ${escapeMd(note.message)}`}`), entries.length, '  ');
+    if (entries.length <= 3) out.push(...lines);
+    else out.push('  <details>', `  <summary>${plural(siteCount, 'site')}</summary>`, '', ...lines, '', '  </details>');
+  }
+  return out;
+}
+
+/** Sites grouped by their combination of kinds, in KINDS order (`tool-using + streaming`). */
+function groupByKinds(sites: SiteRecord[]): Map<string, SiteRecord[]> {
+  const rankOf = (kinds: readonly string[]) => kinds.map((k) => String(KINDS.indexOf(k as never))).join(',');
+  const keyed = new Map<string, { rank: string; sites: SiteRecord[] }>();
+  for (const site of sites) {
+    const kinds = KINDS.filter((k) => site.kinds.includes(k));
+    const label = kinds.join(' + ') || 'simple';
+    const entry = keyed.get(label) ?? { rank: rankOf(kinds), sites: [] };
+    entry.sites.push(site);
+    keyed.set(label, entry);
+  }
+  return new Map([...keyed.entries()].sort((a, b) => compare(a[1].rank, b[1].rank)).map(([label, e]) => [label, e.sites]));
+}
+
+function fold(summary: string, lines: string[]): string[] {
+  return ['', '<details>', `<summary>${summary}</summary>`, '', ...lines, '', '</details>'];
+}
+
+/** The first LIST_LIMIT lines, then how many more. */
+function limited(lines: string[], total: number, indent = ''): string[] {
+  if (lines.length <= LIST_LIMIT) return lines;
+  return [...lines.slice(0, LIST_LIMIT), `${indent}- … and ${total - LIST_LIMIT} more (see the JSON or SARIF report)`];
+}
+
+function sortSites(sites: readonly SiteRecord[]): SiteRecord[] {
+  return [...sites].sort((a, b) => compare(a.file, b.file) || a.line - b.line || a.column - b.column);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function groupByFile(sites: SiteRecord[]): Map<string, SiteRecord[]> {
@@ -119,8 +231,8 @@ function fileLink(file: string): string {
   return `[${escapeMd(file)}](${linkTarget(file)})`;
 }
 
-function siteFacts(site: SiteRecord): string {
-  return `${code(site.api)} (${site.kinds.join(', ')}; provider ${site.client.provider})`;
+function siteFacts(site: SiteRecord, withKinds: boolean): string {
+  return withKinds ? `${code(site.api)} (${site.kinds.join(', ')}; provider ${site.client.provider})` : `${code(site.api)} (provider ${site.client.provider})`;
 }
 
 /** A relative link target: each path segment percent-encoded, forward slashes kept. */

@@ -1,11 +1,11 @@
 /**
- * The one Report model (DESIGN.md §3). Text, JSON, Markdown and SARIF are renderings of it.
+ * The one Report model (README "The report"). Text, JSON, Markdown and SARIF are renderings of it.
  * The JSON rendering is a public contract: change it only with a schemaVersion bump.
  */
 import type { RuleId } from '../rules/ids.js';
 import type { Kind } from '../options.js';
 
-export const SCHEMA_VERSION = 1 as const;
+export const SCHEMA_VERSION = 2 as const;
 
 export type Provider = 'openai' | 'azure-v1' | 'azure-legacy' | 'other' | 'unknown';
 export type SiteStatus = 'migrated' | 'manual' | 'ignored' | 'skipped';
@@ -15,7 +15,7 @@ export const STATUSES: readonly SiteStatus[] = ['migrated', 'manual', 'ignored',
 export type Api = string;
 
 export interface Reason {
-  /** Base token from MIGRATION-SPEC §9, e.g. `provider-not-openai`. */
+  /** Base token from docs/migration-spec.md §9, e.g. `provider-not-openai`. */
   code: string;
   /** The part after the colon in the spec (`api.vendor.example`, `stop`, `return`…), when there is one. */
   detail?: string;
@@ -23,7 +23,7 @@ export interface Reason {
 }
 
 export interface Note {
-  /** Rule id from MIGRATION-SPEC, e.g. `R-STORE`. */
+  /** Rule id (docs/migration-spec.md), e.g. `R-STORE`. */
   rule: RuleId;
   level: 'info' | 'warn';
   message: string;
@@ -36,6 +36,11 @@ export interface ClientInfo {
 }
 
 export interface SiteRecord {
+  /**
+   * Stable identity (16 hex digits): a hash of the file, the api, the enclosing declarations, the
+   * callee text and the ordinal among identical calls there; no line or column (lib/scan/site-id.ts).
+   */
+  id: string;
   /** Relative to the run's cwd, forward slashes. */
   file: string;
   /** 1-based position of the method-name token (create/parse/stream/runTools), or of the URL for HTTP. */
@@ -84,4 +89,15 @@ export interface Report {
   warnings: string[];
   /** Files the run changed (write mode) or would change (dry run), relative to cwd. */
   changedFiles: string[];
+  /**
+   * `--changed-since`: the ref, the merge base it was compared from and how many files changed;
+   * only the sites of those files (and their G-UNIT siblings) are in the report. Null otherwise.
+   */
+  changedSince: ChangedSince | null;
+}
+
+export interface ChangedSince {
+  ref: string;
+  mergeBase: string;
+  files: number;
 }

@@ -1,15 +1,22 @@
 /**
- * The SARIF 2.1.0 rendering, for GitHub code scanning (DESIGN.md §3): one run, one rule per reason
+ * The SARIF 2.1.0 rendering, for GitHub code scanning (README "The report"): one run, one rule per reason
  * code (from the REASON_CODES table), one `warning` result per reason of a manual site, one `note`
  * result per file-level notice, and file errors as tool execution notifications. No timestamps or
  * absolute paths: the same Report always gives the same bytes.
+ *
+ * Every result carries `partialFingerprints` built from the site's stable id (never from a line
+ * number), so code scanning keeps one alert per site and reason while lines move. The key is our
+ * own: `primaryLocationLineHash` is computed by GitHub from the line's content and must not be set.
  */
+import { createHash } from 'node:crypto';
 import { REASON_CODES } from '../rules/reasons.js';
 import type { Report } from './model.js';
 
 export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json';
 /** Placeholder until the project has a public home. */
 export const INFORMATION_URI = 'https://github.com/migrate-responses/migrate-responses';
+/** The partialFingerprints key of a result: `<site id>/<reason code>` (`/<n>` for a repeated code). */
+export const FINGERPRINT_KEY = 'migrateResponsesSite/v1';
 const SRCROOT = '%SRCROOT%';
 
 const RULE_INDEX = new Map<string, number>(REASON_CODES.map((info, i) => [info.code, i]));
@@ -35,12 +42,16 @@ export function toSarif(report: Report): Record<string, unknown> {
   const results: Record<string, unknown>[] = [];
   for (const site of report.sites) {
     if (site.status !== 'manual') continue;
+    const seen = new Map<string, number>();
     for (const reason of site.reasons) {
+      const n = seen.get(reason.code) ?? 0;
+      seen.set(reason.code, n + 1);
       results.push({
         ...ruleRef(reason.code),
         level: 'warning',
         message: { text: reason.message },
         locations: [location(site.file, { startLine: site.line, startColumn: site.column })],
+        partialFingerprints: { [FINGERPRINT_KEY]: `${site.id}/${reason.code}${n ? `/${n}` : ''}` },
       });
     }
   }
@@ -51,6 +62,7 @@ export function toSarif(report: Report): Record<string, unknown> {
       message: { text: notice.message },
       // File-level finding: code scanning wants a region, so it points at the first line.
       locations: [location(notice.file, { startLine: 1 })],
+      partialFingerprints: { [FINGERPRINT_KEY]: `${hash(notice.file)}/${notice.code}` },
     });
   }
 
@@ -87,6 +99,10 @@ export function toSarif(report: Report): Record<string, unknown> {
       },
     ],
   };
+}
+
+function hash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
 function ruleRef(code: string): { ruleId: string; ruleIndex?: number } {

@@ -1,4 +1,4 @@
-/** Summary counts of a Report (DESIGN.md §3), built from its sites and errors. */
+/** Summary counts of a Report (README "The report"), built from its sites and errors. */
 import { KINDS, type Kind } from '../options.js';
 import { STATUSES, type FileError, type SiteRecord, type SiteStatus, type Summary } from './model.js';
 

@@ -29,6 +29,10 @@ export function renderText(report: Report, opts: { color: boolean }): string {
   if (report.changedFiles.length > 0) {
     out.push(`  ${report.dryRun ? 'would change' : 'changed'} ${plural(report.changedFiles.length, 'file')}`);
   }
+  if (report.changedSince) {
+    const c = report.changedSince;
+    out.push(`  scope   only the ${plural(c.files, 'file')} changed since ${c.ref} (merge base ${c.mergeBase.slice(0, 12)}, uncommitted changes included)`);
+  }
 
   if (report.warnings.length > 0) {
     out.push('');

@@ -1,4 +1,4 @@
-/** SDK helper renames (MIGRATION-SPEC §6, H-ZODFORMAT, H-ZODFUNCTION, H-STANDARD) as data. */
+/** SDK helper renames (docs/migration-spec.md §6, H-ZODFORMAT, H-ZODFUNCTION, H-STANDARD) as data. */
 
 import type { RuleId } from './ids.js';
 

@@ -1,5 +1,5 @@
 /**
- * Provider facts as data (MIGRATION-SPEC §7): which hosts are OpenAI, what an Azure v1 or legacy
+ * Provider facts as data (docs/migration-spec.md §7): which hosts are OpenAI, what an Azure v1 or legacy
  * URL looks like, which client options do not change the provider, which model names hint at
  * another vendor.
  */

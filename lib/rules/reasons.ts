@@ -1,5 +1,5 @@
 /**
- * Reason codes (MIGRATION-SPEC §9) as data: the message template, the suggested manual fix and the
+ * Reason codes (docs/migration-spec.md §9) as data: the message template, the suggested manual fix and the
  * spec rules that raise it. `{detail}` in a template is replaced by the reason's detail.
  * SARIF rules, `--list-rules` and the README are generated from this table.
  */
@@ -21,7 +21,7 @@ const TABLE = [
   { code: 'provider-not-openai', rules: ['P-NONOPENAI', 'P-PROVIDER-OPT'],
     message: 'Client targets {detail}; Responses support there is unknown.',
     fix: 'Keep Chat Completions, or confirm the vendor supports /responses and pass the origin to --allow-base-url.' },
-  { code: 'provider-unknown', rules: ['P-RUNTIME', 'P-INJECTED', 'P-SUBCLASS', 'P-OPTS-SPREAD', 'P-MODEL-HINT', 'P-UNION'],
+  { code: 'provider-unknown', rules: ['P-RUNTIME', 'P-INJECTED', 'P-SUBCLASS', 'P-OPTS-SPREAD', 'P-MODEL-HINT', 'P-UNION', 'P-UNRESOLVED'],
     message: 'Cannot prove this client reaches OpenAI ({detail}).',
     fix: 'Split the OpenAI path from other providers; allow-list env:NAME; or add a runtime switch on the base URL.' },
   { code: 'azure-legacy', rules: ['P-AZURE-LEGACY', 'H-AZURE'],
@@ -62,10 +62,10 @@ const TABLE = [
     fix: 'Write the tool loop by hand (P29), or use ResponsesToolRunner (openai 7).' },
   { code: 'params-not-local', rules: ['R-RESPFMT', 'R-TOOLS', 'R-TOOLCHOICE', 'R-WEBSEARCH', 'R-STREAMOPTS'],
     message: '{detail} is built outside this unit; its shape must change.',
-    fix: 'Convert the builder to the Responses shape (MIGRATION-SPEC §2), then re-run.' },
+    fix: 'Convert the builder to the Responses shape (docs/migration-spec.md §2), then re-run.' },
   { code: 'messages-not-local', rules: ['M-INPUT', 'M-CONTENT-UNTYPED'],
     message: 'Messages are built elsewhere and may contain parts/tool turns that must change shape.',
-    fix: 'Convert the builder to ResponseInputItem[] (MIGRATION-SPEC §3), or narrow its type to string-content roles.' },
+    fix: 'Convert the builder to ResponseInputItem[] (docs/migration-spec.md §3), or narrow its type to string-content roles.' },
   { code: 'opaque-spread', rules: ['V-SPREAD'],
     message: 'Spread {detail} may inject Chat-only keys.',
     fix: 'Inline or type the spread source, then re-run.' },
@@ -80,7 +80,7 @@ const TABLE = [
     fix: 'Emit function_call_output or custom_tool_call_output by hand.' },
   { code: 'result-escapes', rules: ['O-ESCAPE'],
     message: 'The Chat result leaves this code ({detail}); its consumers must change too.',
-    fix: 'Migrate the consumers (MIGRATION-SPEC §4), or build the old shape from Response in an adapter.' },
+    fix: 'Migrate the consumers (docs/migration-spec.md §4), or build the old shape from Response in an adapter.' },
   { code: 'no-equivalent-result', rules: ['O-NOEQUIV', 'S-HELPER', 'S-FINAL'],
     message: '{detail} has no Responses equivalent.',
     fix: 'Rewrite that logic by hand (see the rule cited).' },
@@ -89,7 +89,7 @@ const TABLE = [
     fix: 'Read output[] items, or use .withResponse().' },
   { code: 'stream-handoff', rules: ['S-HANDOFF'],
     message: 'Stream is consumed elsewhere ({detail}) and expects Chat chunks.',
-    fix: 'Migrate the consumer to Responses events (MIGRATION-SPEC §5) together with this call.' },
+    fix: 'Migrate the consumer to Responses events (docs/migration-spec.md §5) together with this call.' },
   { code: 'stream-tool-calls', rules: ['S-TOOLARGS'],
     message: 'Streaming tool-call assembly must be rewritten around item_id.',
     fix: 'Use the S-TOOLARGS snippet.' },
@@ -99,15 +99,15 @@ const TABLE = [
   { code: 'unit-blocked', rules: ['G-UNIT'],
     message: 'Blocked by {detail} in the same unit.',
     fix: "Fix the sibling's reasons." },
-  // Not in MIGRATION-SPEC §9: a shape the spec maps, whose rewrite this version does not implement yet.
+  // Added by this tool (docs/migration-spec.md §9): a shape the mapping covers, whose rewrite this version does not implement yet.
   { code: 'not-supported-yet', rules: [],
     message: 'The rewrite for {detail} is not implemented yet; the site is left as it is.',
-    fix: 'Migrate this site by hand following the rule cited in MIGRATION-SPEC, or wait for a later version.' },
-  // Not in MIGRATION-SPEC §9: analysing this one site threw; the site is listed instead of lost.
+    fix: 'Migrate this site by hand following the rule cited (docs/migration-spec.md), or wait for a later version.' },
+  // Added by this tool (docs/migration-spec.md §9): analysing this one site threw; the site is listed instead of lost.
   { code: 'scanner-error', rules: ['G-ATOMIC'],
     message: 'The scanner failed on this site ({detail}); it was left as it is.',
     fix: 'Report the bug with a snippet of the call, and migrate this site by hand meanwhile.' },
-  // Not in MIGRATION-SPEC §9: the planned rewrite threw or produced code that does not parse.
+  // Added by this tool (docs/migration-spec.md §9): the planned rewrite threw or produced code that does not parse.
   { code: 'transform-failed', rules: ['G-ATOMIC'],
     message: 'The rewrite failed ({detail}); the file was left as it was.',
     fix: 'Report the bug with the file, and migrate this site by hand meanwhile.' },

@@ -1,5 +1,5 @@
 /**
- * The rule registry: every MIGRATION-SPEC rule id the tool implements, with a one-line summary
+ * The rule registry: every rule id of docs/migration-spec.md the tool implements, with a one-line summary
  * and a before/after example. `--list-rules` and the README's rule list are generated from it,
  * and test/rules-examples.test.ts runs every example through the tool, so the README cannot say
  * something the tool does not do.

@@ -1,5 +1,5 @@
 /**
- * The request-parameter table (MIGRATION-SPEC §2.1) as data. The scanner uses it to decide what a
+ * The request-parameter table (docs/migration-spec.md §2) as data. The scanner uses it to decide what a
  * params object needs; the request transform uses the same table to rewrite the keys.
  */
 

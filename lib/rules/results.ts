@@ -1,5 +1,5 @@
 /**
- * The result-read table (MIGRATION-SPEC §4) as data: how each step of a read chain over a Chat
+ * The result-read table (docs/migration-spec.md §4) as data: how each step of a read chain over a Chat
  * result maps onto the Responses result. A chain is followed step by step from the value the call
  * returns; a step that is not in the table is reported, never guessed.
  *

@@ -1,5 +1,5 @@
 /**
- * Streaming tables (MIGRATION-SPEC §5) as data: how reads of a Chat chunk map onto Responses
+ * Streaming tables (docs/migration-spec.md §5) as data: how reads of a Chat chunk map onto Responses
  * events inside a stream loop (S-TEXT, S-FINISH, S-USAGE), how `ChatCompletionStream` listeners
  * map onto `ResponseStream` events (S-HELPER), and the final-result methods (S-FINAL).
  */

@@ -1,5 +1,5 @@
 /**
- * Finding call sites (MIGRATION-SPEC §1.1): SDK calls of `chat.completions.<method>` however the
+ * Finding call sites (docs/migration-spec.md §1.1): SDK calls of `chat.completions.<method>` however the
  * chain is spelled, raw HTTP requests to `/chat/completions`, and openai v3 `createChatCompletion`.
  * Look-alikes (N01–N10) are not sites: legacy completions, strings and comments (never parsed as
  * code), mocks and assertions, feature detection, other libraries' clients.

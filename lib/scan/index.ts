@@ -21,6 +21,7 @@ import { RequestAnalyzer } from './request.js';
 import { ResultAnalyzer } from './results.js';
 import { StreamAnalyzer } from './streams.js';
 import { SiteAnalysis } from './site.js';
+import { siteId } from './site-id.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
 import { PARSE_NOTE, REASONING_INCLUDE, REPLAY_NOTE } from '../rules/results.js';
 
@@ -329,6 +330,7 @@ function decide(analysed: Analysed[], input: ScanInput): FilePlan[] {
     const sf = a.sf;
     const pos = positionOf(sf, startOf(a.found.methodToken));
     const record: SiteRecord = {
+      id: siteId(relativeFile(input.cwd, sf.fileName), a.api, a.found.call),
       file: relativeFile(input.cwd, sf.fileName),
       line: pos.line,
       column: pos.column,

@@ -1,5 +1,5 @@
 /**
- * Message analysis (MIGRATION-SPEC §3, M- rules): can the `messages` value become `input`, what
+ * Message analysis (docs/migration-spec.md §3, M- rules): can the `messages` value become `input`, what
  * must change shape, and may its leading system message be hoisted into `instructions`?
  */
 import { ts, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers } from './ast.js';

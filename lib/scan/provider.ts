@@ -1,5 +1,5 @@
 /**
- * Proves which client a call goes through (MIGRATION-SPEC §7, P- rules): follows the receiver to
+ * Proves which client a call goes through (docs/migration-spec.md §7, P- rules): follows the receiver to
  * its construction across variables, imports, class fields, factories and unions, then reads the
  * client options to decide the provider.
  */

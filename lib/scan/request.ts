@@ -1,5 +1,5 @@
 /**
- * Request analysis (MIGRATION-SPEC §2, R- and V- rules): resolve the params object (inline,
+ * Request analysis (docs/migration-spec.md §2, R- and V- rules): resolve the params object (inline,
  * local variable, spreads and conditional spreads), check every key against the parameter table,
  * and plan the rewrites. Also derives the site kinds that depend on params (§1.2).
  */

@@ -1,5 +1,5 @@
 /**
- * Result analysis (MIGRATION-SPEC §4, O- rules): follow the value a call returns through awaits,
+ * Result analysis (docs/migration-spec.md §4, O- rules): follow the value a call returns through awaits,
  * `.then`, variables, aliases and destructuring, map every read chain with the RESULT_STEPS
  * table, and report every use the table does not cover (O-ESCAPE, O-NOEQUIV).
  */

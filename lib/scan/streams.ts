@@ -1,5 +1,5 @@
 /**
- * Stream consumers (MIGRATION-SPEC §5, S- rules): raw `stream: true` loops and the
+ * Stream consumers (docs/migration-spec.md §5, S- rules): raw `stream: true` loops and the
  * `chat.completions.stream()` helper. Reads of a chunk inside a loop become event expressions;
  * listeners and final-result methods map onto ResponseStream's; every hand-off the tool cannot
  * follow is reported (S-HANDOFF).

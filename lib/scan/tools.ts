@@ -1,5 +1,5 @@
 /**
- * Tool definitions and tool choice (MIGRATION-SPEC §2, R-TOOLS, R-STRICT, R-TOOLCHOICE,
+ * Tool definitions and tool choice (docs/migration-spec.md §2, R-TOOLS, R-STRICT, R-TOOLCHOICE,
  * H-ZODFUNCTION): where the definitions can be seen and reshaped, and what must be reported.
  */
 import { helperRename } from '../rules/helpers.js';

@@ -4,7 +4,7 @@ import { declarationOf } from './bindings.js';
 
 export type Answer = 'yes' | 'no' | 'unknown';
 
-/** "string-typed" per MIGRATION-SPEC §1.5: `string`, a string-literal union, a template or a concatenation. */
+/** "string-typed" per docs/migration-spec.md §1.5: `string`, a string-literal union, a template or a concatenation. */
 export function isStringTyped(checker: ts.TypeChecker, expression: ts.Expression): Answer {
   const e = unwrap(expression);
   if (stringValue(e) !== undefined || ts.isTemplateExpression(e)) return 'yes';

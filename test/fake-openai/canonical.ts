@@ -1,5 +1,5 @@
 // Canonical form: one API-neutral shape for a Chat Completions request and for a Responses request,
-// so that a Chat request and the Responses request a correct migration (MIGRATION-SPEC §2, §3)
+// so that a Chat request and the Responses request a correct migration (docs/migration-spec.md §2, §3)
 // produces canonicalise to deep-equal values. The fake model is a pure function of this form.
 //
 // Normalisations (each one mirrors a spec rule; anything else is carried verbatim in `extra`):

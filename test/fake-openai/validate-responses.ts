@@ -1,4 +1,4 @@
-// What POST /v1/responses rejects (HTTP 400), with the real API's wording where known (MIGRATION-SPEC §2, §3, §8).
+// What POST /v1/responses rejects (HTTP 400), with the real API's wording where known (docs/migration-spec.md §2, §3, §8).
 import { badRequest, missingParameter, unknownParameter } from './errors.js';
 import { has, isObject, type Json } from './util.js';
 
@@ -26,7 +26,7 @@ export const CHAT_ONLY_PARAMS = [
 ] as const;
 
 /** Our policy (stricter than the API, which defaults them): function tools must spell both keys out. */
-const POLICY = ' (fake-openai policy: Responses function tools must set both `parameters` and `strict` explicitly, see MIGRATION-SPEC R-TOOLS, R-STRICT, T-PARAMS-KEY, T-STRICT)';
+const POLICY = ' (fake-openai policy: Responses function tools must set both `parameters` and `strict` explicitly, see docs/migration-spec.md R-TOOLS, R-STRICT, T-PARAMS-KEY, T-STRICT)';
 
 const MESSAGE_KEYS = new Set(['type', 'role', 'content', 'id', 'status', 'phase']);
 const INPUT_ROLES = new Set(['user', 'assistant', 'system', 'developer']);

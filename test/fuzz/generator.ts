@@ -1,6 +1,6 @@
 /**
  * A seeded, grammar-based generator of small Chat Completions programs built from the shapes of
- * MIGRATION-SPEC §10 (the pattern catalogue). `generateProgram(seed)` is a pure function of the
+ * docs/migration-spec.md §10 (the pattern catalogue). `generateProgram(seed)` is a pure function of the
  * seed: the same seed always gives the same files, byte for byte (no Math.random, no clock).
  *
  * Every program is meant to be valid Chat Completions code for openai 6 (`.ts` files type-check
