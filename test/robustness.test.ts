@@ -79,6 +79,14 @@ describe('bad input: reported, skipped, the rest goes on (exit 1)', () => {
     assert.equal(report.sites.length, 1);
   });
 
+  it('template text is not code: brackets and // inside a template literal never count toward the nesting guard', async () => {
+    const docs = Array.from({ length: 300 }, (_, i) => `doc(\`see [JWT ${i}](https://example.com/a) and (${i}\`);`).join('\n');
+    const dir = tree({ 'src/client.ts': `${MIGRATABLE}function doc(_s: string) {}\n${docs}\n` });
+    const { report } = await dry(dir);
+    assert.deepEqual(report.errors, []);
+    assert.deepEqual(report.sites.map((s) => s.status), ['migrated']);
+  });
+
   it('syntax both parsers must accept: decorators, satisfies, using, JSX in .js, <T>x in .ts', async () => {
     const dir = tree({
       'deco.ts': `import OpenAI from 'openai';\nfunction logged(_t: unknown, _k: string) {}\nconst client = new OpenAI();\nexport class Bot {\n  @logged\n  async ask(q: string) {\n    ${call()}\n    const opts = { retries: 1 } satisfies Record<string, number>;\n    const n = <number>(opts.retries as unknown);\n    return r.choices[0].message.content + n;\n  }\n}\n`,
