@@ -5,7 +5,7 @@
  * code), mocks and assertions, feature detection, other libraries' clients.
  */
 import {
-  ts, unwrap, stringValue, accessName, accessNameNode, isAccess, propertyNameText, propertyValue, walk, startOf,
+  ts, unwrap, stringValue, accessName, accessNameNode, isAccess, propertyNameText, propertyValue, walk, startOf, isFunctionLike, returnExpressions,
 } from './ast.js';
 import { bindingOfExpression, declarationOf, sdkClassOf, type BindingScope } from './bindings.js';
 
@@ -306,6 +306,9 @@ function v3Call(call: ts.CallExpression, scope: BindingScope): FoundSite | undef
 function isV3Client(e: ts.Expression, scope: BindingScope, depth: number): boolean {
   if (depth > 6) return false;
   if (ts.isNewExpression(e)) return sdkClassOf(bindingOfExpression(scope, e.expression)) === 'v3';
+  if (ts.isAwaitExpression(e)) return isV3Client(unwrap(e.expression), scope, depth + 1);
+  // a factory: `function getApi() { return new OpenAIApi(…) }`
+  if (ts.isCallExpression(e)) return functionsCalled(scope.checker, e).some((fn) => returnExpressions(fn).some((r) => isV3Client(unwrap(r), scope, depth + 1)));
   if (ts.isIdentifier(e)) {
     const decl = declarationOf(scope.checker, e);
     if (decl && ts.isVariableDeclaration(decl) && decl.initializer) return isV3Client(unwrap(decl.initializer), scope, depth + 1);
@@ -326,6 +329,19 @@ function isV3Client(e: ts.Expression, scope: BindingScope, depth: number): boole
     return found;
   }
   return false;
+}
+
+/** The project function declarations a call may run (a function, a const arrow, a method). */
+function functionsCalled(checker: ts.TypeChecker, call: ts.CallExpression): ts.FunctionLikeDeclaration[] {
+  const callee = unwrap(call.expression);
+  const name = ts.isPropertyAccessExpression(callee) ? callee.name : ts.isIdentifier(callee) ? callee : undefined;
+  let symbol = name && checker.getSymbolAtLocation(name);
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  return (symbol?.declarations ?? []).flatMap((d): ts.FunctionLikeDeclaration[] => {
+    if (isFunctionLike(d) && (d as ts.FunctionLikeDeclaration).body) return [d as ts.FunctionLikeDeclaration];
+    if (ts.isVariableDeclaration(d) && d.initializer && isFunctionLike(unwrap(d.initializer))) return [unwrap(d.initializer) as ts.FunctionLikeDeclaration];
+    return [];
+  });
 }
 
 export { startOf };

@@ -9,7 +9,7 @@ import {
   AZURE_DEPLOYMENTS, AZURE_HOST, AZURE_V1_SUFFIX, SDK_BASE_URL_ENV, SDK_DEFAULT_BASE_URL, isOpenAIHost,
 } from '../rules/providers.js';
 import {
-  ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, isWriteReference, climbWrappers,
+  ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, isWriteReference, climbWrappers, returnExpressions,
 } from './ast.js';
 import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf } from './bindings.js';
 import { type ScanContext, locationOf, resolveClass, isProjectFile } from './context.js';
@@ -803,18 +803,4 @@ function bindingRoot(decl: ts.BindingElement): ts.Node | undefined {
   let current: ts.Node = decl;
   while (ts.isBindingElement(current) || ts.isObjectBindingPattern(current) || ts.isArrayBindingPattern(current)) current = current.parent;
   return current;
-}
-
-/** Expressions a function can return (a concise arrow body counts). */
-export function returnExpressions(fn: ts.FunctionLikeDeclaration): ts.Expression[] {
-  if (!fn.body) return [];
-  if (!ts.isBlock(fn.body)) return [fn.body];
-  const out: ts.Expression[] = [];
-  const visit = (n: ts.Node): void => {
-    if (isFunctionLike(n) || ts.isClassLike(n)) return;
-    if (ts.isReturnStatement(n) && n.expression) out.push(n.expression);
-    ts.forEachChild(n, visit);
-  };
-  ts.forEachChild(fn.body, visit);
-  return out;
 }
