@@ -456,11 +456,13 @@ export class ProviderResolver {
     let injected: ts.ParameterDeclaration | undefined;
     let typed: ts.PropertyDeclaration | undefined;
     let subclassSwapsProvider = false;
+    const annotations: ts.TypeNode[] = [];
     for (const c of classes) {
       for (const m of c.members) {
         if (ts.isPropertyDeclaration(m) && propertyNameText(m.name) === name) {
           if (m.initializer) values.push(m.initializer);
           else typed = m;
+          if (m.type) annotations.push(m.type);
         }
         if (ts.isGetAccessorDeclaration(m) && propertyNameText(m.name) === name && m.body) {
           for (const r of returnExpressions(m)) values.push(r);
@@ -482,6 +484,12 @@ export class ProviderResolver {
       if (c !== cls && c.getText().includes('baseURL')) subclassSwapsProvider = true;
     }
     const evidence = `this.${name} of class ${cls.name?.text ?? '(anonymous)'} in ${locationOf(this.ctx, cls)}`;
+    // a field declared with another SDK's class (`client!: Groq`) holds that SDK's client whatever
+    // builds it (a lazy `new sdk.Groq()` the tool cannot follow): N05, not a site
+    const declared = annotations.map((t) => this.classesOfTypeNode(t));
+    if (declared.length && declared.every((d) => d?.length && d.every((c) => c === 'foreign'))) {
+      return [{ kind: 'foreign', evidence: `${evidence} is declared as ${shortText(annotations[0], 30)}, another SDK's class` }];
+    }
     if (subclassSwapsProvider) return [subclassUnknown(`${evidence}; a subclass changes baseURL`)];
     const out = values.flatMap((v) => this.origins(v, depth));
     if (injected) out.push(...this.fromTyped(injected, injected.type, `this.${name} is a constructor parameter in ${locationOf(this.ctx, injected)}`));
