@@ -119,10 +119,17 @@ export class ProviderResolver {
       return [{ kind: 'sdk', provider: 'other', evidence: `${text} in ${where}`, reason: { code: 'provider-not-openai', detail: 'bedrock' }, notes: [], isDefault: false }];
     }
     if (cls === 'v3') return [{ kind: 'foreign', evidence: `${text} in ${where} (openai v3 class)` }];
-    // A project class: a subclass of the SDK client (P-SUBCLASS) or something else entirely.
+    // `new Proxy(client, handler)`: whatever the target is, behind a handler that may change it (P-WRAPPER)
+    if (isGlobal(this.ctx.checker, expr.expression, 'Proxy') && expr.arguments?.[0]) {
+      return this.origins(expr.arguments[0], depth).map((o) => (o.kind === 'sdk' ? { kind: 'wrapper', provider: o.provider, evidence: `${text} around ${o.evidence}` } : o));
+    }
+    // A project class: a subclass of the SDK client (P-SUBCLASS), a wrapper that holds one and keeps
+    // its shape (P-WRAPPER), or something else entirely (a test double, another SDK's wrapper).
     const projectClass = resolveClass(this.ctx.checker, expr.expression);
     if (projectClass) {
       if (this.extendsSdkClient(projectClass, 0)) return [this.fromSubclass(projectClass, expr, depth)];
+      const wrapped = this.heldClient(projectClass, depth);
+      if (wrapped) return [{ kind: 'wrapper', provider: wrapped, evidence: `${text} in ${where} (a project class that holds an openai client)` }];
       return [{ kind: 'foreign', evidence: `${text} in ${where} (a project class that is not an openai client)` }];
     }
     const binding = bindingOfExpression(this.ctx, expr.expression);
@@ -154,6 +161,27 @@ export class ProviderResolver {
         : o));
     }
     return this.unknown(obj, 'injected', `an object literal whose chat comes from elsewhere in ${where}`);
+  }
+
+  /**
+   * The provider of the openai client a project class builds or is handed (a constructor parameter
+   * or field typed with the SDK class), when it builds or holds one.
+   */
+  private heldClient(cls: ts.ClassLikeDeclaration, depth: number): Provider | undefined {
+    let found: Provider | undefined;
+    walk(cls, (n) => {
+      if (found) return;
+      if (ts.isNewExpression(n)) {
+        const sdk = sdkClassOf(bindingOfExpression(this.ctx, n.expression));
+        if (sdk === 'openai' || sdk === 'azure') {
+          const origin = this.fromConstruction(n, depth).find((o) => o.kind === 'sdk');
+          found = origin?.kind === 'sdk' ? origin.provider : 'unknown';
+        }
+      } else if ((ts.isParameter(n) || ts.isPropertyDeclaration(n)) && n.type && this.classesOfTypeNode(n.type)?.some((c) => c !== 'foreign')) {
+        found = 'unknown';
+      }
+    });
+    return found;
   }
 
   private extendsSdkClient(cls: ts.ClassLikeDeclaration, depth: number): boolean {
@@ -633,6 +661,14 @@ export class ProviderResolver {
     }
     return [{ kind: 'sdk', provider: 'unknown', evidence, reason: { code: 'provider-unknown', detail: why }, notes: [], isDefault: false }];
   }
+}
+
+/** `name` as the global (the lib's declaration, or none), not a project binding of that name. */
+function isGlobal(checker: ts.TypeChecker, e: ts.Expression, name: string): boolean {
+  const id = unwrap(e);
+  if (!ts.isIdentifier(id) || id.text !== name) return false;
+  const decl = checker.getSymbolAtLocation(id)?.declarations?.[0];
+  return !decl || decl.getSourceFile().isDeclarationFile;
 }
 
 /** The value of `key` in an object literal (a method counts as itself), 'spread' when a spread may hold it. */
