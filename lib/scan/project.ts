@@ -12,14 +12,13 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import type * as TsMorphCommon from '@ts-morph/common';
 import { MAX_NESTING, maxNesting } from './guards.js';
+import { tsMorphRequire } from './compiler-files.cjs';
 import ts from './typescript.cjs';
 
-/** ts-morph's core package, only for its bundled lib files (type-aware mode). */
-function tsMorphCommon(): typeof TsMorphCommon {
-  return createRequire(import.meta.url)('@ts-morph/common') as typeof TsMorphCommon;
+/** ts-morph's core package (its dependency, resolved as it does), only for its bundled lib files (type-aware mode). */
+function tsMorphCommon(): { getLibFiles(): { fileName: string; text: string }[]; libFolderInMemoryPath: string } {
+  return tsMorphRequire('@ts-morph/common');
 }
 
 export interface CandidateText {
