@@ -185,9 +185,11 @@ function resolveUrl(input: UrlText, base: UrlText): UrlText {
       if (typeof first === 'string' && first.startsWith('/')) {
         alts.push(merge([origin && (origin[3] !== '' || b.length === 1) ? origin[1] + origin[2] : null, ...i]));
       } else {
-        // a relative path replaces the base's last segment
+        // a relative path replaces the base's last segment (a bare origin has the path `/`)
         const last = b[b.length - 1];
-        const dir = typeof last === 'string' && last.includes('/') ? [...b.slice(0, -1), last.slice(0, last.lastIndexOf('/') + 1)] : [...b, null];
+        const dir = origin && origin[3] === '' && b.length === 1 ? [`${origin[1]}${origin[2]}/`]
+          : typeof last === 'string' && last.includes('/') ? [...b.slice(0, -1), last.slice(0, last.lastIndexOf('/') + 1)]
+          : [...b, null];
         alts.push(merge([...dir, ...i]));
       }
     }
@@ -215,7 +217,7 @@ function declarationThrough(checker: ts.TypeChecker, id: ts.Identifier): ts.Decl
   return decl;
 }
 
-/** A wrapper parameter bound by the caller: the argument, and true; or undefined when not bound. */
+/** A wrapper parameter bound by the caller: its argument (undefined when the caller passes none); undefined when not bound. */
 function boundParameter(decl: ts.Node, scope: Scope): { arg: ts.Expression | undefined } | undefined {
   if (!scope.params?.has(decl)) return undefined;
   return { arg: scope.params.get(decl) };
