@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   UsageError,
   discoverFiles,
@@ -14,8 +14,9 @@ import {
   type Discovery,
 } from '../lib/files.js';
 
+import { readableInstall, removeInstall, unprivilegedProblem, NOBODY } from './helpers/readable-install.js';
+
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
-const FILES_MODULE = fileURLToPath(new URL('../lib/files.ts', import.meta.url));
 
 /** A fresh directory under os.tmpdir(), removed when the test ends. Note: the "no .git ancestor"
  * cases assume os.tmpdir() is not inside a git work tree. */
@@ -309,6 +310,8 @@ test('an unreadable directory is reported and the walk goes on (chmod 000, in pr
 /**
  * Root reads everything, so as root the unreadable cases run in a child process that drops to the
  * `nobody` user (uid 65534); otherwise the child runs as the current user, who cannot read 000 either.
+ * The child loads the built module (dist/lib/files.js): as `nobody`, from a copy of the built tool
+ * that every user can read (the checkout itself may not be, helpers/readable-install.ts).
  */
 function withoutTestContext(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const copy = { ...env };
@@ -321,19 +324,27 @@ async function runUnprivileged(
   base: string,
   roots: string[],
 ): Promise<{ discovery: Discovery; read: { candidates: string[]; errors: unknown[]; read: number } } | undefined> {
+  const asRoot = process.getuid?.() === 0;
+  const install = asRoot ? readableInstall() : REPO_ROOT;
+  if (asRoot) t.after(() => removeInstall(install));
+  const problem = unprivilegedProblem(install);
+  if (problem) {
+    t.skip(problem);
+    return undefined;
+  }
+  const filesModule = path.join(install, 'dist', 'lib', 'files.js');
   const script = `
-    const { discoverFiles, readCandidates } = await import(${JSON.stringify(FILES_MODULE)});
+    const { discoverFiles, readCandidates } = await import(${JSON.stringify(pathToFileURL(filesModule).href)});
     const { base, roots } = JSON.parse(process.env.MR_FILES_TEST);
     const discovery = discoverFiles(roots, base);
     const read = await readCandidates(discovery.files, base);
     process.stdout.write(JSON.stringify({ discovery, read: { ...read, candidates: read.candidates.map((c) => c.path) } }));
   `;
-  const asRoot = process.getuid?.() === 0;
   if (asRoot) await fs.chmod(base, 0o755); // mkdtemp makes it 0700
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    cwd: REPO_ROOT,
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: install,
     env: { ...withoutTestContext(process.env), MR_FILES_TEST: JSON.stringify({ base, roots }) },
-    ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+    ...(asRoot ? NOBODY : {}),
   });
   let stdout = '';
   let stderr = '';
@@ -343,10 +354,6 @@ async function runUnprivileged(
     child.on('error', (error) => resolve({ code: null, error }));
     child.on('close', (code) => resolve({ code }));
   });
-  if (outcome.error?.code === 'EPERM') {
-    t.skip('cannot switch to an unprivileged user here (EPERM on setuid)');
-    return undefined;
-  }
   assert.equal(outcome.code, 0, `child failed: ${outcome.error?.message ?? ''}\n${stderr}`);
   return JSON.parse(stdout);
 }

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ts } from '@ts-morph/common';
+import { ts } from 'ts-morph';
 import { run } from '../lib/run.js';
 import { assertParses } from '../transforms/parser.js';
 import { startFakeOpenAI, type FakeServer } from './fake-openai/index.js';

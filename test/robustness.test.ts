@@ -15,6 +15,7 @@ import { run } from '../lib/run.js';
 import { assertParses } from '../transforms/parser.js';
 import { markerText } from '../transforms/markers.js';
 import { REPO } from './helpers/fixtures.js';
+import { NOBODY, readableInstall, unprivilegedProblem } from './helpers/readable-install.js';
 
 const BIN = path.join(REPO, 'dist', 'bin', 'migrate-responses.js');
 const dirs: string[] = [];
@@ -176,8 +177,14 @@ describe('paths', () => {
     chmodSync(path.join(dir, 'src'), 0o777);
     chmodSync(path.join(dir, 'src/a.ts'), 0o666);
     chmodSync(path.join(dir, 'src/secret.ts'), 0o000);
-    const r = spawnSync(process.execPath, [BIN, 'src', '--dry-run', '--format', 'json'], { cwd: dir, encoding: 'utf8', uid: process.getuid?.() === 0 ? 65534 : undefined, env: { PATH: process.env.PATH, HOME: '/tmp' } });
-    if (r.error && (r.error as NodeJS.ErrnoException).code === 'EPERM') return t.skip('cannot switch user here');
+    // as root, the tool runs as nobody, from a copy nobody can read (the checkout may not be)
+    const asRoot = process.getuid?.() === 0;
+    const install = asRoot ? readableInstall() : REPO;
+    if (asRoot) dirs.push(install);
+    const problem = unprivilegedProblem(install);
+    if (problem) return t.skip(problem);
+    const bin = path.join(install, 'dist', 'bin', 'migrate-responses.js');
+    const r = spawnSync(process.execPath, [bin, 'src', '--dry-run', '--format', 'json'], { cwd: dir, encoding: 'utf8', ...(asRoot ? NOBODY : {}), env: { PATH: process.env.PATH, HOME: '/tmp' } });
     assert.equal(r.status, 1, r.stderr);
     const json = JSON.parse(r.stdout);
     assert.deepEqual(json.errors.map((e: { file: string; message: string }) => [e.file, /permission denied|EACCES/.test(e.message)]), [['src/secret.ts', true]]);

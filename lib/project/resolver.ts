@@ -14,6 +14,7 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import ts from '../scan/typescript.cjs';
 import { DEFAULT_IGNORED_DIRS } from '../options.js';
+import { HTTP_MODULES } from '../rules/http.js';
 import { isFile, type PackageInfo, type ProjectLayout, type ResolutionConfig } from './layout.js';
 import { canonicalModule, packageSpecifier } from './specifiers.js';
 
@@ -60,8 +61,9 @@ export class ModuleResolver {
 
   private compute(spec: string, from: string): Resolution {
     const pkg = packageSpecifier(spec);
-    // the SDK, however it is spelled, and Node's own modules are known by name
-    if (pkg && (pkg.name === 'openai' || BUILTINS.has(pkg.name) || pkg.name.startsWith('node:'))) return asPackage(pkg);
+    // the SDK however it is spelled, Node's own modules and the HTTP clients are known by name,
+    // declared or not (a project does not call its own module `openai` or `axios`)
+    if (pkg && (pkg.name === 'openai' || BUILTINS.has(pkg.name) || pkg.name.startsWith('node:') || HTTP_MODULES.has(pkg.name))) return asPackage(pkg);
     if (/^https?:\/\//.test(spec)) return pkg ? asPackage(pkg) : { kind: 'unresolved', specifier: spec };
     const config = this.layout.configFor(from);
     const resolved = this.viaCompiler(spec, from, config);

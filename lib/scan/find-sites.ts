@@ -1,13 +1,15 @@
 /**
- * Finding call sites (docs/migration-spec.md §1.1): SDK calls of `chat.completions.<method>` however the
- * chain is spelled, raw HTTP requests to `/chat/completions`, and openai v3 `createChatCompletion`.
+ * Finding call sites (docs/migration-spec.md §1.1): SDK calls of `chat.completions.<method>` however
+ * the chain is spelled, raw HTTP requests to `/chat/completions` (lib/scan/http.ts), and openai v3
+ * `createChatCompletion`.
  * Look-alikes (N01–N10) are not sites: legacy completions, strings and comments (never parsed as
  * code), mocks and assertions, feature detection, other libraries' clients.
  */
 import {
-  ts, unwrap, stringValue, accessName, accessNameNode, isAccess, propertyNameText, propertyValue, walk, startOf, isFunctionLike, returnExpressions,
+  ts, unwrap, accessName, accessNameNode, isAccess, propertyNameText, walk, startOf, isFunctionLike, returnExpressions,
 } from './ast.js';
 import { bindingOfExpression, declarationOf, sdkClassOf, type BindingScope } from './bindings.js';
+import { httpCall, type HttpSite } from './http.js';
 
 export const SDK_METHODS = new Set(['create', 'parse', 'stream', 'runTools', 'runFunctions']);
 
@@ -31,7 +33,7 @@ export type FoundSite =
       /** The callee range to rewrite (`X.chat.completions.create`). */
       callee: ts.Expression;
     }
-  | { kind: 'http'; call: ts.CallExpression; methodToken: ts.Node; body?: ts.ObjectLiteralExpression }
+  | HttpSite
   | { kind: 'v3'; call: ts.CallExpression; methodToken: ts.Node };
 
 export interface FileFindings {
@@ -188,110 +190,6 @@ function isMockCall(node: ts.Node): boolean {
   if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'spyOn') return false;
   const target = node.arguments[0];
   return Boolean(target && isAccess(unwrap(target)) && accessName(unwrap(target) as ts.PropertyAccessExpression) === 'completions');
-}
-
-// ---- raw HTTP (A-HTTP) -----------------------------------------------------------------------
-
-const HTTP_MODULES = new Set(['axios', 'got', 'ky', 'undici', 'node-fetch', 'cross-fetch', 'isomorphic-fetch', 'https', 'http', 'node:https', 'node:http', 'superagent', 'ofetch']);
-const HTTP_METHODS = new Set(['post', 'request', 'put', 'get', 'fetch', 'stream', 'open']);
-
-function httpCall(call: ts.CallExpression, scope: BindingScope): FoundSite | undefined {
-  const callee = unwrap(call.expression);
-  const urlArg = call.arguments[0];
-  let token: ts.Node | undefined;
-  if (ts.isIdentifier(callee)) {
-    if (!isHttpFunction(callee, scope)) return undefined;
-    token = callee;
-  } else if (ts.isPropertyAccessExpression(callee) && HTTP_METHODS.has(callee.name.text)) {
-    const object = unwrap(callee.expression);
-    if (callee.name.text === 'open') {
-      // xhr.open('POST', url)
-      if (call.arguments.length < 2 || !urlEndsWithChat(call.arguments[1], scope)) return undefined;
-      return { kind: 'http', call, methodToken: callee.name, body: undefined };
-    }
-    const isClient = isHttpClient(object, scope) || (ts.isIdentifier(object) && (object.text === 'globalThis' || object.text === 'window') && callee.name.text === 'fetch');
-    if (!isClient) return undefined;
-    token = callee.name;
-  } else {
-    return undefined;
-  }
-  const config = urlArg && unwrap(urlArg);
-  const url = config && ts.isObjectLiteralExpression(config)
-    ? propertyValue(config.properties.find((p) => ['url', 'path'].includes(propertyNameText(p.name) ?? '')))
-    : urlArg;
-  if (!url || !urlEndsWithChat(url, scope)) return undefined;
-  return { kind: 'http', call, methodToken: token, body: requestBody(call) };
-}
-
-/** `fetch` (global or imported from a fetch package), `axios(…)`, `got(…)`, `ky(…)`. */
-function isHttpFunction(id: ts.Identifier, scope: BindingScope): boolean {
-  const decl = declarationOf(scope.checker, id);
-  // the global fetch: undeclared without lib files, declared by lib.dom / @types/node with them
-  if (!decl || decl.getSourceFile().isDeclarationFile) return id.text === 'fetch';
-  const binding = bindingOfExpression(scope, id);
-  return Boolean(binding && HTTP_MODULES.has(binding.module));
-}
-
-/** An object bound to an HTTP library (`axios`, an `axios.create()` instance, `https`…). */
-function isHttpClient(object: ts.Expression, scope: BindingScope): boolean {
-  const binding = bindingOfExpression(scope, object);
-  if (binding && HTTP_MODULES.has(binding.module)) return true;
-  if (ts.isIdentifier(object)) {
-    const decl = declarationOf(scope.checker, object);
-    if (decl && ts.isVariableDeclaration(decl) && decl.initializer) {
-      const init = unwrap(decl.initializer);
-      if (ts.isCallExpression(init) && ts.isPropertyAccessExpression(init.expression) && init.expression.name.text === 'create') {
-        const b = bindingOfExpression(scope, init.expression.expression);
-        return Boolean(b && HTTP_MODULES.has(b.module));
-      }
-    }
-  }
-  return false;
-}
-
-const CHAT_PATH = /\/chat\/completions\/?(\?.*)?$/;
-
-/** The URL's static text ends with `/chat/completions`: a literal, a template, a concatenation, a const. */
-function urlEndsWithChat(expression: ts.Expression, scope: BindingScope, depth = 0): boolean {
-  const e = unwrap(expression);
-  const literal = stringValue(e);
-  if (literal !== undefined) return CHAT_PATH.test(literal);
-  if (ts.isTemplateExpression(e)) return CHAT_PATH.test(e.templateSpans[e.templateSpans.length - 1].literal.text);
-  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) return urlEndsWithChat(e.right, scope, depth + 1);
-  if (ts.isNewExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === 'URL' && e.arguments?.[0]) {
-    return urlEndsWithChat(e.arguments[0], scope, depth + 1);
-  }
-  if (ts.isIdentifier(e) && depth < 4) {
-    const decl = declarationOf(scope.checker, e);
-    if (decl && ts.isVariableDeclaration(decl) && decl.initializer && decl.parent.flags & ts.NodeFlags.Const) {
-      return urlEndsWithChat(decl.initializer, scope, depth + 1);
-    }
-  }
-  return false;
-}
-
-/** The request body object when it is visible: `body: JSON.stringify({…})` or axios' `data`. */
-function requestBody(call: ts.CallExpression): ts.ObjectLiteralExpression | undefined {
-  for (const arg of call.arguments) {
-    const a = unwrap(arg);
-    if (ts.isObjectLiteralExpression(a)) {
-      const body = propertyValue(a.properties.find((p) => ['body', 'data', 'json'].includes(propertyNameText(p.name) ?? '')));
-      const found = body && bodyObject(body);
-      if (found) return found;
-      if (a.properties.some((p) => propertyNameText(p.name) === 'messages')) return a;
-    }
-  }
-  return undefined;
-}
-
-function bodyObject(e: ts.Expression): ts.ObjectLiteralExpression | undefined {
-  const v = unwrap(e);
-  if (ts.isObjectLiteralExpression(v)) return v;
-  if (ts.isCallExpression(v) && v.arguments[0] && v.expression.getText() === 'JSON.stringify') {
-    const inner = unwrap(v.arguments[0]);
-    return ts.isObjectLiteralExpression(inner) ? inner : undefined;
-  }
-  return undefined;
 }
 
 // ---- openai v3 (A-V3) ------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import { FOREIGN_MODEL_HINT } from '../rules/providers.js';
 import { ts, positionOf, enclosingStatement, startOf, propertyNameText, propertyValue, stringValue, literalValue, unwrap } from './ast.js';
 import { type AllowList, type ScanContext, buildSubclassIndex, isProjectFile, relativeFile } from './context.js';
 import { findSites, isChatCompletionsCall, type FoundSite } from './find-sites.js';
+import { httpProvider } from './http.js';
 import { MAX_NESTING, maxNesting } from './guards.js';
 import { createScanProject, syntaxErrors, type CandidateText } from './project.js';
 import { ProjectLayout } from '../project/layout.js';
@@ -205,7 +206,7 @@ function analyseSite(
     }
   } else if (found.kind === 'http') {
     analysis.reason('raw-http');
-    const url = httpProvider(found.call);
+    const url = httpProvider(found);
     provider = url.provider;
     evidence = url.evidence;
     if (found.body) kindsFromObject(found.body, analysis);
@@ -263,14 +264,6 @@ function kindsFromObject(obj: ts.ObjectLiteralExpression, analysis: SiteAnalysis
       if (type !== 'text') analysis.kinds.add('structured-output');
     }
   }
-}
-
-function httpProvider(call: ts.CallExpression): { provider: Provider; evidence: string } {
-  const text = call.arguments[0]?.getText() ?? '';
-  const host = /https?:\/\/([^/'"`$]+)/.exec(text)?.[1];
-  if (!host) return { provider: 'unknown', evidence: `URL ${text.slice(0, 60)}` };
-  if (host === 'api.openai.com' || host.endsWith('.api.openai.com')) return { provider: 'openai', evidence: `raw request to ${host}` };
-  return { provider: 'other', evidence: `raw request to ${host}` };
 }
 
 /** `// migrate-responses-ignore` on the line above the statement or the call. */

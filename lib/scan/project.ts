@@ -12,16 +12,15 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import type * as TsMorphCommon from '@ts-morph/common';
 import { MAX_NESTING, maxNesting } from './guards.js';
+import { tsMorphRequire } from './compiler-files.cjs';
 import ts from './typescript.cjs';
 import { esLibFiles } from './es-lib.js';
 import type { ModuleResolver } from '../project/resolver.js';
 
-/** ts-morph's core package, for its bundled lib files. */
-export function tsMorphCommon(): typeof TsMorphCommon {
-  return createRequire(import.meta.url)('@ts-morph/common') as typeof TsMorphCommon;
+/** ts-morph's core package (its dependency, resolved as it does), for its bundled lib files. */
+export function tsMorphCommon(): { getLibFiles(): { fileName: string; text: string }[]; libFolderInMemoryPath: string } {
+  return tsMorphRequire('@ts-morph/common');
 }
 
 /** Where the bundled lib files are served from (memory only; the path must not exist on disk). */

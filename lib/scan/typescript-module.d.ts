@@ -1,5 +1,6 @@
-// The compiler file of ts-morph's core package has its types in lib/typescript.d.ts.
+// The compiler file of ts-morph's core package (lib/scan/typescript.cts): the same compiler as
+// ts-morph's `ts` export, with its types.
 declare module '@ts-morph/common/dist/typescript.js' {
-  import { ts } from '@ts-morph/common';
+  import { ts } from 'ts-morph';
   export = ts;
 }

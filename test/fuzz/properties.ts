@@ -15,7 +15,7 @@
  */
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ts } from '@ts-morph/common';
+import { ts } from 'ts-morph';
 import { defaultOptions } from '../../lib/options.js';
 import { run } from '../../lib/run.js';
 import { assertParses } from '../../transforms/parser.js';

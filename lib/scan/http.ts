@@ -1,0 +1,670 @@
+/**
+ * Raw HTTP requests to Chat Completions (docs/migration-spec.md §1.1 A-HTTP, §7 P-RAWHTTP): never rewritten, always
+ * reported `raw-http`, with the provider read from the URL's host.
+ *
+ * A request is an HTTP call whose URL's static text ends with `/chat/completions`. The URL is
+ * evaluated from what is in view: literals, templates, concatenations, `const`s (also imported
+ * ones), `new URL(path, base)`, `this.<field>` when the class assigns it once, the base URL of a
+ * client instance joined with the call's path, and node's request options (`hostname`/`host` +
+ * `path`). The HTTP calls recognised:
+ * - functions: the global `fetch`, and the default or named exports of the HTTP packages
+ *   (`axios(…)`, `got(…)`, `ky(…)`, undici's `fetch`/`request`, https' `request`/`get`…);
+ * - methods of those packages (`axios.post`, `https.request`…) and `globalThis.fetch`;
+ * - instances: `axios.create({ baseURL })`, `got.extend({ prefixUrl })`, `ky.create|extend({
+ *   prefixUrl })`, `ofetch.create({ baseURL })` held in a `const` (in this file or imported) or a
+ *   class field, then `.post(path?, …)`, `.request({ url })`… or the instance called;
+ * - `xhr.open(method, url)`;
+ * - a local wrapper (one level): a call of a function of the project (declaration, arrow, method)
+ *   with an argument whose text ends with `/chat/completions`, when one of the wrapper's
+ *   parameters reaches the URL or the request options of an HTTP call in its body
+ *   (`httpsPost('api.openai.com', '/v1/chat/completions', …)`, `post(CHAT_URL, body)`,
+ *   `this.post('/chat/completions', body)`). The site is then the wrapper call. When the
+ *   request inside the wrapper ends with `/chat/completions` by itself, that request is the site
+ *   and its callers are not.
+ *
+ * Not followed (so not sites): a wrapper of a wrapper; a client the code does not construct in view
+ * (a parameter typed `AxiosInstance`, an injected `HttpService`); an instance derived from another
+ * instance (`api.extend(…)`); a URL whose static text is incomplete on some branch
+ * (`process.env.URL ?? '…/chat/completions'`). Server routes (`app.post('/v1/chat/completions',
+ * handler)`), log lines and constants are not HTTP calls (N03).
+ */
+import type { Provider } from '../report/model.js';
+import { HTTP_MODULES, NODE_HTTP } from '../rules/http.js';
+import { ts, unwrap, stringValue, propertyNameText, propertyValue, findProperty, walk, isFunctionLike, shortText } from './ast.js';
+import { aliasTarget, bindingOfExpression, declarationOf, type BindingScope, type ModuleBinding } from './bindings.js';
+
+export interface HttpSite {
+  kind: 'http';
+  /** The request (or the wrapper call that carries its URL). */
+  call: ts.CallExpression;
+  /** The callee's name token (`fetch`, `post`, `request`, the wrapper's name): the reported position. */
+  methodToken: ts.Node;
+  /** The request body, when it is an object in view (for the kinds). */
+  body?: ts.ObjectLiteralExpression;
+  provider: Provider;
+  evidence: string;
+}
+
+/** The provider of a raw HTTP site (P-RAWHTTP): from the URL's host. */
+export function httpProvider(site: HttpSite): { provider: Provider; evidence: string } {
+  return { provider: site.provider, evidence: site.evidence };
+}
+
+/** Methods of an HTTP package or instance that send a request. */
+const HTTP_METHODS = new Set(['post', 'request', 'put', 'patch', 'get', 'fetch', 'stream']);
+/** What makes an instance, and the option that holds its base URL. */
+const INSTANCE_FACTORIES = new Set(['create', 'extend']);
+const BASE_URL_KEYS = ['baseURL', 'prefixUrl', 'prefix'];
+
+const CHAT_PATH = /\/chat\/completions\/?(\?[^]*)?$/;
+/** Most alternatives a URL is followed through (ternaries multiply). */
+const MAX_ALTERNATIVES = 8;
+const MAX_DEPTH = 12;
+
+// ---- static URL text --------------------------------------------------------------------------
+
+/** A piece of URL text: known text, or null for text not known statically. */
+type Piece = string | null;
+
+/** The static text of a URL: one list of pieces per alternative (ternary branches). */
+interface UrlText {
+  alts: Piece[][];
+  /** A wrapper's parameter (bound to a caller's argument) contributed to it. */
+  viaParam: boolean;
+}
+
+const UNKNOWN: UrlText = { alts: [[null]], viaParam: false };
+const text = (s: string): UrlText => ({ alts: [s ? [s] : []], viaParam: false });
+
+function merge(pieces: Piece[]): Piece[] {
+  const out: Piece[] = [];
+  for (const p of pieces) {
+    const last = out.length ? out[out.length - 1] : undefined;
+    if (p === '') continue;
+    if (typeof p === 'string' && typeof last === 'string') out[out.length - 1] = last + p;
+    else if (p === null && last === null) continue;
+    else out.push(p);
+  }
+  return out;
+}
+
+function concat(...parts: UrlText[]): UrlText {
+  let alts: Piece[][] = [[]];
+  for (const part of parts) {
+    const next: Piece[][] = [];
+    for (const a of alts) for (const b of part.alts) next.push(merge([...a, ...b]));
+    alts = next.length > MAX_ALTERNATIVES ? [[null]] : next;
+  }
+  return { alts, viaParam: parts.some((p) => p.viaParam) };
+}
+
+function alternatives(parts: UrlText[]): UrlText {
+  const alts = parts.flatMap((p) => p.alts);
+  return { alts: alts.length > MAX_ALTERNATIVES ? [[null]] : alts, viaParam: parts.some((p) => p.viaParam) };
+}
+
+/** Every alternative's static text ends with `/chat/completions` (query string allowed). */
+export function endsWithChat(url: UrlText): boolean {
+  return url.alts.every((a) => {
+    const last = a[a.length - 1];
+    return typeof last === 'string' && CHAT_PATH.test(last);
+  });
+}
+
+function isEmpty(url: UrlText): boolean {
+  return url.alts.every((a) => a.length === 0);
+}
+
+const ABSOLUTE = /^[a-z][a-z\d+.-]*:\/\//i;
+const ORIGIN = /^([a-z][a-z\d+.-]*:\/\/)([^/?#]*)([/?#]|$)/i;
+
+/** The host of one alternative, when its static text holds all of it. */
+function hostOfPieces(pieces: Piece[]): string | undefined {
+  const first = pieces[0];
+  if (typeof first !== 'string') return undefined;
+  const m = ORIGIN.exec(first);
+  if (!m || !m[2]) return undefined;
+  // `https://api.` + something: the host goes on past the known text
+  if (m[3] === '' && pieces.length > 1) return undefined;
+  return m[2].replace(/^[^@]*@/, '').replace(/:\d*$/, '').toLowerCase();
+}
+
+function isOpenAIHost(host: string): boolean {
+  return host === 'api.openai.com' || host.endsWith('.api.openai.com');
+}
+
+/** Provider from the host of every alternative: openai or other only when all agree (P-RAWHTTP). */
+function providerOf(url: UrlText): { provider: Provider; host?: string } {
+  const hosts = url.alts.map(hostOfPieces);
+  if (hosts.some((h) => h === undefined)) return { provider: 'unknown' };
+  const kinds = new Set(hosts.map((h) => (isOpenAIHost(h!) ? 'openai' : 'other')));
+  if (kinds.size !== 1) return { provider: 'unknown' };
+  const unique = [...new Set(hosts)];
+  return { provider: [...kinds][0] as Provider, host: unique.join(', ') };
+}
+
+function describe(url: UrlText): string {
+  return url.alts.map((a) => a.map((p) => p ?? '…').join('')).join(' | ');
+}
+
+/** Join an instance's base URL and a call's path the way axios, got and ky do (one slash between). */
+function joinBase(base: UrlText | undefined, path: UrlText | undefined): UrlText {
+  if (!path || isEmpty(path)) return base ?? UNKNOWN;
+  if (!base) return path;
+  const alts: Piece[][] = [];
+  for (const p of path.alts) {
+    if (typeof p[0] === 'string' && ABSOLUTE.test(p[0])) {
+      alts.push(p); // an absolute URL replaces the base
+      continue;
+    }
+    const tail = typeof p[0] === 'string' ? [p[0].replace(/^\/+/, ''), ...p.slice(1)] : p;
+    for (const b of base.alts) {
+      const last = b[b.length - 1];
+      const head = typeof last === 'string' ? [...b.slice(0, -1), last.replace(/\/+$/, '')] : b;
+      alts.push(merge([...head, '/', ...tail]));
+    }
+  }
+  return { alts: alts.length > MAX_ALTERNATIVES ? [[null]] : alts, viaParam: base.viaParam || path.viaParam };
+}
+
+/** `new URL(input, base)`. */
+function resolveUrl(input: UrlText, base: UrlText): UrlText {
+  const alts: Piece[][] = [];
+  for (const i of input.alts) {
+    const first = i[0];
+    if (typeof first === 'string' && ABSOLUTE.test(first)) {
+      alts.push(i);
+      continue;
+    }
+    for (const b of base.alts) {
+      const origin = typeof b[0] === 'string' ? ORIGIN.exec(b[0]) : null;
+      if (typeof first === 'string' && first.startsWith('/')) {
+        alts.push(merge([origin && (origin[3] !== '' || b.length === 1) ? origin[1] + origin[2] : null, ...i]));
+      } else {
+        // a relative path replaces the base's last segment (a bare origin has the path `/`)
+        const last = b[b.length - 1];
+        const dir = origin && origin[3] === '' && b.length === 1 ? [`${origin[1]}${origin[2]}/`]
+          : typeof last === 'string' && last.includes('/') ? [...b.slice(0, -1), last.slice(0, last.lastIndexOf('/') + 1)]
+          : [...b, null];
+        alts.push(merge([...dir, ...i]));
+      }
+    }
+  }
+  return { alts: alts.length > MAX_ALTERNATIVES ? [[null]] : alts, viaParam: input.viaParam || base.viaParam };
+}
+
+// ---- evaluation scope ---------------------------------------------------------------------------
+
+interface Scope {
+  checker: ts.TypeChecker;
+  /** How names bind to modules (the scanner's module resolution). */
+  bindings: BindingScope;
+  /** A wrapper's parameters (and destructured parameter names), bound to the caller's arguments. */
+  params?: Map<ts.Node, ts.Expression | undefined>;
+  depth: number;
+}
+
+const deeper = (scope: Scope): Scope => ({ ...scope, depth: scope.depth + 1 });
+/** The caller's side of a wrapper call: its arguments are not bound to anything. */
+const outer = (scope: Scope): Scope => ({ checker: scope.checker, bindings: scope.bindings, depth: scope.depth + 1 });
+
+/** The declaration an identifier names, through imports of project modules. */
+function declarationThrough(checker: ts.TypeChecker, id: ts.Identifier): ts.Declaration | undefined {
+  const decl = declarationOf(checker, id);
+  if (decl && (ts.isImportSpecifier(decl) || ts.isImportClause(decl) || ts.isExportSpecifier(decl))) return aliasTarget(checker, decl) ?? decl;
+  return decl;
+}
+
+/** A wrapper parameter bound by the caller: its argument (undefined when the caller passes none); undefined when not bound. */
+function boundParameter(decl: ts.Node, scope: Scope): { arg: ts.Expression | undefined } | undefined {
+  if (!scope.params?.has(decl)) return undefined;
+  return { arg: scope.params.get(decl) };
+}
+
+/** The value a `const` (or a wrapper parameter) holds, with the scope to read it in. */
+function valueOf(id: ts.Identifier, scope: Scope): { value: ts.Expression; scope: Scope; viaParam: boolean } | undefined {
+  const decl = declarationThrough(scope.checker, id);
+  if (!decl) return undefined;
+  const bound = boundParameter(decl, scope);
+  if (bound) {
+    if (bound.arg) return { value: bound.arg, scope: outer(scope), viaParam: true };
+    const init = ts.isParameter(decl) || ts.isBindingElement(decl) ? decl.initializer : undefined;
+    return init ? { value: init, scope: deeper(scope), viaParam: true } : undefined;
+  }
+  if (ts.isVariableDeclaration(decl) && decl.initializer && ts.isIdentifier(decl.name) && decl.parent.flags & ts.NodeFlags.Const) {
+    // (a const declared inside a wrapper may be built from the wrapper's parameters)
+    return { value: decl.initializer, scope: deeper(scope), viaParam: false };
+  }
+  return undefined;
+}
+
+/** `this.<name>`: the one value the class gives the field (its initialiser, or a single assignment). */
+function thisFieldValue(access: ts.PropertyAccessExpression): ts.Expression | undefined {
+  if (access.expression.kind !== ts.SyntaxKind.ThisKeyword) return undefined;
+  const name = access.name.text;
+  let cls: ts.Node | undefined = access.parent;
+  while (cls && !ts.isClassLike(cls)) cls = cls.parent;
+  if (!cls) return undefined;
+  const values: ts.Expression[] = [];
+  for (const member of (cls as ts.ClassLikeDeclaration).members) {
+    if (ts.isPropertyDeclaration(member) && propertyNameText(member.name) === name && member.initializer) values.push(member.initializer);
+  }
+  walk(cls, (n) => {
+    if (ts.isBinaryExpression(n) && n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && n.operatorToken.kind <= ts.SyntaxKind.LastAssignment) {
+      const left = unwrap(n.left);
+      if (ts.isPropertyAccessExpression(left) && left.expression.kind === ts.SyntaxKind.ThisKeyword && left.name.text === name) values.push(n.right);
+    }
+  });
+  // a constructor parameter property (`constructor(private http: AxiosInstance)`) is injected
+  const ctor = (cls as ts.ClassLikeDeclaration).members.find(ts.isConstructorDeclaration);
+  if (ctor?.parameters.some((p) => ts.isIdentifier(p.name) && p.name.text === name && ts.getModifiers(p)?.length)) return undefined;
+  return values.length === 1 ? values[0] : undefined;
+}
+
+/** The static text of a URL expression. */
+function urlText(expression: ts.Expression, scope: Scope): UrlText {
+  if (scope.depth > MAX_DEPTH) return UNKNOWN;
+  const e = unwrap(expression);
+  const s = stringValue(e);
+  if (s !== undefined) return text(s);
+  if (ts.isTemplateExpression(e)) {
+    const parts: UrlText[] = [text(e.head.text)];
+    for (const span of e.templateSpans) parts.push(urlText(span.expression, deeper(scope)), text(span.literal.text));
+    return concat(...parts);
+  }
+  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    // a + b + c… is left-nested: its operands are read at one level, however long the chain
+    const operands: ts.Expression[] = [];
+    let left: ts.Expression = e;
+    while (ts.isBinaryExpression(left) && left.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+      operands.unshift(left.right);
+      left = unwrap(left.left);
+    }
+    operands.unshift(left);
+    return concat(...operands.map((o) => urlText(o, deeper(scope))));
+  }
+  if (ts.isConditionalExpression(e)) return alternatives([urlText(e.whenTrue, deeper(scope)), urlText(e.whenFalse, deeper(scope))]);
+  if (ts.isBinaryExpression(e) && (e.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || e.operatorToken.kind === ts.SyntaxKind.BarBarToken)) {
+    return alternatives([urlText(e.left, deeper(scope)), urlText(e.right, deeper(scope))]);
+  }
+  if (ts.isNewExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === 'URL' && e.arguments?.[0]) {
+    const input = urlText(e.arguments[0], deeper(scope));
+    return e.arguments[1] ? resolveUrl(input, urlText(e.arguments[1], deeper(scope))) : input;
+  }
+  if (ts.isIdentifier(e)) {
+    const v = valueOf(e, scope);
+    if (!v) return UNKNOWN;
+    const t = urlText(v.value, v.scope);
+    return v.viaParam ? { ...t, viaParam: true } : t;
+  }
+  if (ts.isPropertyAccessExpression(e)) {
+    if (e.name.text === 'href') return urlText(e.expression, deeper(scope)); // url.href
+    const field = thisFieldValue(e);
+    if (field) return urlText(field, deeper(scope));
+    const obj = objectOf(e.expression, scope);
+    const prop = obj && propertyValue(findProperty(obj.object, e.name.text));
+    if (prop && obj) return withVia(urlText(prop, obj.scope), obj.viaParam);
+    return UNKNOWN;
+  }
+  if (ts.isCallExpression(e)) {
+    // url.toString(), String(url)
+    const callee = unwrap(e.expression);
+    if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'toString' && e.arguments.length === 0) return urlText(callee.expression, deeper(scope));
+    if (ts.isIdentifier(callee) && callee.text === 'String' && e.arguments.length === 1) return urlText(e.arguments[0], deeper(scope));
+  }
+  return UNKNOWN;
+}
+
+function withVia(t: UrlText, viaParam: boolean): UrlText {
+  return viaParam ? { ...t, viaParam: true } : t;
+}
+
+/** An object literal an expression stands for (inline, a const, a wrapper's argument), with the scope to read it in. */
+function objectOf(expression: ts.Expression, scope: Scope): { object: ts.ObjectLiteralExpression; scope: Scope; viaParam: boolean } | undefined {
+  if (scope.depth > MAX_DEPTH) return undefined;
+  const e = unwrap(expression);
+  if (ts.isObjectLiteralExpression(e)) return { object: e, scope, viaParam: false };
+  if (ts.isIdentifier(e)) {
+    const v = valueOf(e, scope);
+    if (!v) return undefined;
+    const o = objectOf(v.value, v.scope);
+    return o && { ...o, viaParam: o.viaParam || v.viaParam };
+  }
+  return undefined;
+}
+
+/** The value of a property of an options object, read in its scope. */
+function optionText(obj: { object: ts.ObjectLiteralExpression; scope: Scope; viaParam: boolean }, ...keys: string[]): UrlText | undefined {
+  for (const key of keys) {
+    const p = findProperty(obj.object, key);
+    if (!p) continue;
+    // `{ hostname, path }`: the shorthand names a variable (or a wrapper's parameter)
+    const value = ts.isShorthandPropertyAssignment(p) ? p.name : propertyValue(p);
+    if (!value) return withVia(UNKNOWN, obj.viaParam);
+    return withVia(urlText(value, obj.scope), obj.viaParam);
+  }
+  return undefined;
+}
+
+/**
+ * The URL of request options: `url` (with a `baseURL`/`prefixUrl` in the same options), or node's
+ * `protocol` + `hostname`/`host` + `path`. Undefined when the options name no URL or path.
+ */
+function optionsUrl(obj: { object: ts.ObjectLiteralExpression; scope: Scope; viaParam: boolean }, instanceBase?: UrlText, scheme = 'https:'): UrlText | undefined {
+  const url = optionText(obj, 'url');
+  const base = optionText(obj, ...BASE_URL_KEYS) ?? instanceBase;
+  if (url) return joinBase(base, url);
+  const path = optionText(obj, 'path', 'pathname');
+  if (!path) return base && !optionText(obj, 'hostname', 'host') ? base : undefined;
+  const host = optionText(obj, 'hostname', 'host');
+  const protocol = optionText(obj, 'protocol');
+  const known = protocol && protocol.alts.length === 1 && protocol.alts[0].length === 1 && typeof protocol.alts[0][0] === 'string'
+    ? protocol.alts[0][0]
+    : scheme;
+  return concat(host ? concat(text(`${known.replace(/:?$/, ':')}//`), host) : UNKNOWN, path);
+}
+
+// ---- HTTP clients -------------------------------------------------------------------------------
+
+function httpBinding(bindings: BindingScope, e: ts.Expression): ModuleBinding | undefined {
+  const b = bindingOfExpression(bindings, e);
+  return b && HTTP_MODULES.has(b.module) ? b : undefined;
+}
+
+/** `fetch` (global or imported from a fetch package), `axios(…)`, `got(…)`, `request` from https… */
+function isHttpFunction(id: ts.Identifier, bindings: BindingScope): { node: boolean; scheme?: string } | undefined {
+  const decl = declarationOf(bindings.checker, id);
+  // the global fetch: undeclared without lib files, declared by lib.dom / @types/node with them
+  if (!decl || decl.getSourceFile().isDeclarationFile) return id.text === 'fetch' ? { node: false } : undefined;
+  const binding = httpBinding(bindings, id);
+  if (!binding) return undefined;
+  if (NODE_HTTP.has(binding.module)) {
+    return binding.kind === 'export' && (binding.name === 'request' || binding.name === 'get') ? { node: true, scheme: schemeOf(binding.module) } : undefined;
+  }
+  return { node: false };
+}
+
+function schemeOf(module: string): string {
+  return module.endsWith('https') ? 'https:' : 'http:';
+}
+
+interface Instance {
+  /** The base URL, or undefined when the instance sets none. */
+  base?: UrlText;
+  evidence: string;
+}
+
+/** `axios.create({ baseURL })`, `got.extend({ prefixUrl })`, `ky.create({ prefixUrl })`…: the instance it makes. */
+function instanceOfCreation(init: ts.Expression, scope: Scope): Instance | undefined {
+  const e = unwrap(init);
+  if (!ts.isCallExpression(e)) return undefined;
+  const callee = unwrap(e.expression);
+  if (!ts.isPropertyAccessExpression(callee) || !INSTANCE_FACTORIES.has(callee.name.text)) return undefined;
+  const lib = httpBinding(scope.bindings, callee.expression);
+  if (!lib || NODE_HTTP.has(lib.module)) return undefined;
+  const where = `instance from ${shortText(callee, 30)}() at ${lineOf(e)}`;
+  const arg = e.arguments[0];
+  if (!arg) return { evidence: where };
+  const options = objectOf(arg, scope);
+  if (!options) return { base: UNKNOWN, evidence: where }; // options not in view: the base URL may be anything
+  const hasSpread = options.object.properties.some(ts.isSpreadAssignment);
+  const base = optionText(options, ...BASE_URL_KEYS);
+  return { base: base ?? (hasSpread ? UNKNOWN : undefined), evidence: where };
+}
+
+function lineOf(node: ts.Node): string {
+  const sf = node.getSourceFile();
+  const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
+  return `${sf.fileName.split('/').pop()}:${line}`;
+}
+
+/** The HTTP instance an expression holds: a const (here or imported) or a class field. */
+function instanceOf(expression: ts.Expression, scope: Scope): Instance | undefined {
+  const e = unwrap(expression);
+  if (ts.isIdentifier(e)) {
+    const decl = declarationThrough(scope.checker, e);
+    if (decl && ts.isVariableDeclaration(decl) && decl.initializer && decl.parent.flags & ts.NodeFlags.Const) {
+      return instanceOfCreation(decl.initializer, deeper(scope));
+    }
+    return undefined;
+  }
+  if (ts.isPropertyAccessExpression(e)) {
+    const field = thisFieldValue(e);
+    return field ? instanceOfCreation(field, deeper(scope)) : undefined;
+  }
+  return undefined;
+}
+
+// ---- requests -----------------------------------------------------------------------------------
+
+interface Request {
+  url: UrlText;
+  token: ts.Node;
+  via: string;
+  /** The request body in view. */
+  body?: ts.ObjectLiteralExpression;
+}
+
+/** The URL of a fetch/axios-style call: a URL argument, or a config object with `url`. */
+function argumentUrl(arg: ts.Expression | undefined, scope: Scope, instanceBase?: UrlText, scheme?: string): UrlText | undefined {
+  if (!arg) return instanceBase;
+  const options = objectOf(arg, scope);
+  if (options) return optionsUrl(options, instanceBase, scheme);
+  const url = urlText(arg, scope);
+  return instanceBase ? joinBase(instanceBase, url) : url;
+}
+
+/** The request an HTTP call makes, when the call is one; its URL is not checked here. */
+function requestOf(call: ts.CallExpression, scope: Scope): Request | undefined {
+  const callee = unwrap(call.expression);
+  const args = call.arguments;
+  if (ts.isIdentifier(callee)) {
+    const fn = isHttpFunction(callee, scope.bindings);
+    if (fn) {
+      const url = argumentUrl(args[0], scope, undefined, fn.scheme);
+      return url && { url, token: callee, via: callee.text, body: requestBody(call, scope, fn.node) };
+    }
+    const instance = instanceOf(callee, scope);
+    if (instance) {
+      const url = argumentUrl(args[0], scope, instance.base);
+      return url && { url, token: callee, via: `${callee.text}, ${instance.evidence}`, body: requestBody(call, scope, false) };
+    }
+    return undefined;
+  }
+  if (!ts.isPropertyAccessExpression(callee)) return undefined;
+  const method = callee.name.text;
+  const object = unwrap(callee.expression);
+  if (method === 'open') {
+    // xhr.open('POST', url)
+    if (args.length < 2) return undefined;
+    return { url: urlText(args[1], scope), token: callee.name, via: 'XMLHttpRequest' };
+  }
+  if (!HTTP_METHODS.has(method)) return undefined;
+  const lib = httpBinding(scope.bindings, object);
+  if (lib) {
+    const node = NODE_HTTP.has(lib.module);
+    if (node && method !== 'request' && method !== 'get') return undefined;
+    const url = argumentUrl(args[0], scope, undefined, node ? schemeOf(lib.module) : undefined);
+    return url && { url, token: callee.name, via: `${lib.module}.${method}`, body: requestBody(call, scope, node) };
+  }
+  if (ts.isIdentifier(object) && (object.text === 'globalThis' || object.text === 'window' || object.text === 'self') && method === 'fetch') {
+    const url = argumentUrl(args[0], scope);
+    return url && { url, token: callee.name, via: 'fetch', body: requestBody(call, scope, false) };
+  }
+  const instance = instanceOf(object, scope);
+  if (instance) {
+    const url = argumentUrl(args[0], scope, instance.base);
+    return url && { url, token: callee.name, via: `${shortText(object, 30)}.${method}, ${instance.evidence}`, body: requestBody(call, scope, false) };
+  }
+  return undefined;
+}
+
+// ---- bodies -------------------------------------------------------------------------------------
+
+/** The body object behind `{…}`, `JSON.stringify({…})`, a const or a wrapper's argument holding one. */
+function bodyObject(expression: ts.Expression, scope: Scope): ts.ObjectLiteralExpression | undefined {
+  if (scope.depth > MAX_DEPTH) return undefined;
+  const e = unwrap(expression);
+  if (ts.isObjectLiteralExpression(e)) return e;
+  if (ts.isCallExpression(e) && e.arguments[0] && e.expression.getText() === 'JSON.stringify') return bodyObject(e.arguments[0], deeper(scope));
+  if (ts.isIdentifier(e)) {
+    const v = valueOf(e, scope);
+    return v ? bodyObject(v.value, v.scope) : undefined;
+  }
+  return undefined;
+}
+
+function hasMessages(obj: ts.ObjectLiteralExpression): boolean {
+  return obj.properties.some((p) => propertyNameText(p.name) === 'messages');
+}
+
+/**
+ * The request body when it is visible: `body: JSON.stringify({…})`, axios' `data`, got's `json`,
+ * a `{ messages, … }` argument; for node's request, what is written to it (`req.write(…)`,
+ * `req.end(…)`, a chained `.end(…)`).
+ */
+function requestBody(call: ts.CallExpression, scope: Scope, node: boolean): ts.ObjectLiteralExpression | undefined {
+  if (node) return writtenBody(call, scope);
+  for (const arg of call.arguments) {
+    const options = objectOf(arg, scope);
+    if (!options) continue;
+    const p = findProperty(options.object, 'body') ?? findProperty(options.object, 'data') ?? findProperty(options.object, 'json');
+    const value = p && (ts.isShorthandPropertyAssignment(p) ? p.name : propertyValue(p));
+    const found = value && bodyObject(value, options.scope);
+    if (found) return found;
+    if (hasMessages(options.object)) return options.object;
+  }
+  return undefined;
+}
+
+/** What a node request is sent with: `req.write(x)` / `req.end(x)` on the request, or a chained `.end(x)`. */
+function writtenBody(call: ts.CallExpression, scope: Scope): ts.ObjectLiteralExpression | undefined {
+  let outerNode: ts.Node = call;
+  while (ts.isParenthesizedExpression(outerNode.parent)) outerNode = outerNode.parent;
+  const parent = outerNode.parent;
+  const sent: ts.Expression[] = [];
+  if (ts.isPropertyAccessExpression(parent) && (parent.name.text === 'end' || parent.name.text === 'write') && ts.isCallExpression(parent.parent) && parent.parent.arguments[0]) {
+    sent.push(parent.parent.arguments[0]);
+  }
+  if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) {
+    const request = scope.checker.getSymbolAtLocation(parent.name);
+    let block: ts.Node = parent;
+    while (block.parent && !isFunctionLike(block) && !ts.isSourceFile(block)) block = block.parent;
+    walk(block, (n) => {
+      if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && (n.expression.name.text === 'end' || n.expression.name.text === 'write') && n.arguments[0]) {
+        const target = unwrap(n.expression.expression);
+        if (ts.isIdentifier(target) && request && scope.checker.getSymbolAtLocation(target) === request) sent.push(n.arguments[0]);
+      }
+    });
+  }
+  for (const s of sent) {
+    const found = bodyObject(s, scope);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+// ---- sites --------------------------------------------------------------------------------------
+
+function site(call: ts.CallExpression, token: ts.Node, url: UrlText, via: string, body: ts.ObjectLiteralExpression | undefined): HttpSite {
+  const { provider, host } = providerOf(url);
+  const evidence = host ? `raw request to ${host} (${via})` : `URL ${describe(url)} (${via})`;
+  return { kind: 'http', call, methodToken: token, body, provider, evidence };
+}
+
+/** A raw HTTP request to Chat Completions, made by this call or by the wrapper it calls. */
+export function httpCall(call: ts.CallExpression, bindings: BindingScope): HttpSite | undefined {
+  const scope: Scope = { checker: bindings.checker, bindings, depth: 0 };
+  const request = requestOf(call, scope);
+  if (request) return endsWithChat(request.url) ? site(call, request.token, request.url, request.via, request.body) : undefined;
+  return wrapperCall(call, scope);
+}
+
+// ---- local wrappers (one level) -----------------------------------------------------------------
+
+/** An argument whose static text ends with `/chat/completions`, or options with such a `path`/`url`. */
+function carriesChatUrl(call: ts.CallExpression, scope: Scope): boolean {
+  return call.arguments.some((arg) => {
+    const a = unwrap(arg);
+    if (ts.isObjectLiteralExpression(a)) {
+      const url = optionText({ object: a, scope, viaParam: false }, 'url', 'path');
+      return Boolean(url && endsWithChat(url));
+    }
+    if (!(ts.isStringLiteralLike(a) || ts.isTemplateExpression(a) || ts.isBinaryExpression(a) || ts.isIdentifier(a) || ts.isPropertyAccessExpression(a))) return false;
+    return endsWithChat(urlText(a, scope));
+  });
+}
+
+type FunctionWithBody = ts.FunctionLikeDeclaration & { body: ts.Node };
+
+/** The project function a call calls: a declaration, a const arrow or function expression, a method. */
+function calledFunction(call: ts.CallExpression, checker: ts.TypeChecker): FunctionWithBody | undefined {
+  const callee = unwrap(call.expression);
+  let decl: ts.Node | undefined;
+  if (ts.isIdentifier(callee)) decl = declarationThrough(checker, callee);
+  else if (ts.isPropertyAccessExpression(callee)) decl = checker.getSymbolAtLocation(callee.name)?.declarations?.[0];
+  if (!decl) return undefined;
+  if ((ts.isVariableDeclaration(decl) || ts.isPropertyDeclaration(decl) || ts.isPropertyAssignment(decl)) && decl.initializer) {
+    decl = unwrap(decl.initializer);
+  }
+  if (!isFunctionLike(decl) || !decl.body) return undefined;
+  const sf = decl.getSourceFile();
+  if (sf.isDeclarationFile || /[\\/]node_modules[\\/]/.test(sf.fileName)) return undefined;
+  return decl as FunctionWithBody;
+}
+
+/** The wrapper's parameters (and the names destructured from them) bound to the call's arguments. */
+function bindParameters(fn: ts.FunctionLikeDeclaration, call: ts.CallExpression): Map<ts.Node, ts.Expression | undefined> {
+  const params = new Map<ts.Node, ts.Expression | undefined>();
+  fn.parameters.forEach((p, i) => {
+    if (p.dotDotDotToken) return;
+    const arg = call.arguments[i];
+    params.set(p, arg);
+    if (ts.isObjectBindingPattern(p.name)) {
+      const object = arg && unwrap(arg);
+      for (const element of p.name.elements) {
+        if (element.dotDotDotToken || !ts.isIdentifier(element.name)) continue;
+        const key = propertyNameText(element.propertyName ?? element.name);
+        const value = object && ts.isObjectLiteralExpression(object) && key ? findProperty(object, key) : undefined;
+        params.set(element, value && (ts.isShorthandPropertyAssignment(value) ? value.name : propertyValue(value)));
+      }
+    }
+  });
+  return params;
+}
+
+/**
+ * `httpsPost('api.openai.com', '/v1/chat/completions', …)`: a call of a project function with a
+ * chat URL argument, whose parameters reach the URL of an HTTP request in its body.
+ */
+function wrapperCall(call: ts.CallExpression, scope: Scope): HttpSite | undefined {
+  if (!call.arguments.length || !carriesChatUrl(call, scope)) return undefined;
+  const fn = calledFunction(call, scope.checker);
+  if (!fn) return undefined;
+  const inner: Scope = { checker: scope.checker, bindings: scope.bindings, depth: 0, params: bindParameters(fn, call) };
+  let found: HttpSite | undefined;
+  // (from the function itself: an arrow's body may be the request)
+  walk(fn, (n) => {
+    if (found) return false;
+    if (!ts.isCallExpression(n)) return;
+    const request = requestOf(n, inner);
+    if (!request || !request.url.viaParam || !endsWithChat(request.url)) return;
+    // a request that goes to a chat URL by itself is the site, not its callers
+    const alone = requestOf(n, { checker: scope.checker, bindings: scope.bindings, depth: 0 });
+    if (alone && endsWithChat(alone.url)) return;
+    const callee = unwrap(call.expression);
+    const token = ts.isPropertyAccessExpression(callee) ? callee.name : callee;
+    const body = request.body ?? wrapperArgumentBody(call, scope);
+    found = site(call, token, request.url, `${shortText(callee, 30)}() → ${request.via}`, body);
+  });
+  return found;
+}
+
+/** A `{ messages, … }` object among the wrapper call's arguments. */
+function wrapperArgumentBody(call: ts.CallExpression, scope: Scope): ts.ObjectLiteralExpression | undefined {
+  for (const arg of call.arguments) {
+    const obj = bodyObject(arg, scope);
+    if (obj && hasMessages(obj)) return obj;
+  }
+  return undefined;
+}
