@@ -128,7 +128,7 @@ export class ProviderResolver {
     const projectClass = resolveClass(this.ctx.checker, expr.expression);
     if (projectClass) {
       if (this.extendsSdkClient(projectClass, 0)) return [this.fromSubclass(projectClass, expr, depth)];
-      const wrapped = this.heldClient(projectClass, depth);
+      const wrapped = this.heldClient(projectClass, depth) ?? expr.arguments?.map((a) => this.wrappedClient(a, depth)).find((p) => p !== undefined);
       if (wrapped) return [{ kind: 'wrapper', provider: wrapped, evidence: `${text} in ${where} (a project class that holds an openai client)` }];
       return [{ kind: 'foreign', evidence: `${text} in ${where} (a project class that is not an openai client)` }];
     }
@@ -541,10 +541,17 @@ export class ProviderResolver {
     const where = locationOf(this.ctx, call);
     const fns = this.functionsOf(call.expression);
     const returns = fns.flatMap(returnExpressions);
-    if (returns.length) return returns.flatMap((r) => this.origins(r, depth));
-    // a library call: a wrapper when it is handed an openai client (P-WRAPPER), else another SDK (N05)
+    // a call handed an openai client: a wrapper (P-WRAPPER) unless it hands a client back
     const wrapped = call.arguments.map((a) => this.wrappedClient(a, depth)).find((p) => p !== undefined);
-    if (wrapped) return [{ kind: 'wrapper', provider: wrapped, evidence: `${shortText(call.expression, 30)}(…) wraps an openai client in ${where}` }];
+    const asWrapper = (provider: Provider): Origin[] => [{ kind: 'wrapper', provider, evidence: `${shortText(call.expression, 30)}(…) wraps an openai client in ${where}` }];
+    if (returns.length) {
+      const origins = returns.flatMap((r) => this.origins(r, depth));
+      // a project factory that builds its own shape around the client it was given (`Instructor({ client })`)
+      if (wrapped && origins.length && origins.every((o) => o.kind === 'foreign' || o.kind === 'wrapper')) return asWrapper(wrapped);
+      return origins;
+    }
+    // a library call: a wrapper when it is handed an openai client, else another SDK (N05)
+    if (wrapped) return asWrapper(wrapped);
     const binding = bindingOfExpression(this.ctx, call.expression);
     if (binding?.kind === 'unresolved') return this.unresolved(binding.module, `${shortText(call.expression, 30)}() in ${where}`);
     if (binding) return [{ kind: 'foreign', evidence: `${shortText(call.expression, 30)}() from '${binding.module}' in ${where}` }];
