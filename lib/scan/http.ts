@@ -1,12 +1,14 @@
 /**
- * Raw HTTP requests to Chat Completions (docs/migration-spec.md §1.1 A-HTTP, §7 P-RAWHTTP): never rewritten, always
- * reported `raw-http`, with the provider read from the URL's host.
+ * Raw HTTP requests to Chat Completions (docs/migration-spec.md §1.1 A-HTTP, §7 P-RAWHTTP): never
+ * rewritten, always reported `raw-http`, with the provider read from the URL's host.
  *
- * A request is an HTTP call whose URL's static text ends with `/chat/completions`. The URL is
+ * A request is an HTTP call whose URL's static text may end with `/chat/completions` (on some
+ * branch: `url ?? 'https://…/chat/completions'` is listed, its provider then unknown). The URL is
  * evaluated from what is in view: literals, templates, concatenations, `const`s (also imported
- * ones), `new URL(path, base)`, `this.<field>` when the class assigns it once, the base URL of a
- * client instance joined with the call's path, and node's request options (`hostname`/`host` +
- * `path`). The HTTP calls recognised:
+ * ones), a parameter's default, a `let` and what is assigned or appended to it, `new URL(path,
+ * base)`, a URL builder given the path (`this.endpoint('chat/completions')`), `this.<field>` when
+ * the class assigns it once, the base URL of a client instance joined with the call's path, and
+ * node's request options (`hostname`/`host` + `path`). The HTTP calls recognised:
  * - functions: the global `fetch`, and the default or named exports of the HTTP packages
  *   (`axios(…)`, `got(…)`, `ky(…)`, undici's `fetch`/`request`, https' `request`/`get`…);
  * - methods of those packages (`axios.post`, `https.request`…) and `globalThis.fetch`;
@@ -14,19 +16,20 @@
  *   prefixUrl })`, `ofetch.create({ baseURL })` held in a `const` (in this file or imported) or a
  *   class field, then `.post(path?, …)`, `.request({ url })`… or the instance called;
  * - `xhr.open(method, url)`;
- * - a local wrapper (one level): a call of a function of the project (declaration, arrow, method)
- *   with an argument whose text ends with `/chat/completions`, when one of the wrapper's
- *   parameters reaches the URL or the request options of an HTTP call in its body
- *   (`httpsPost('api.openai.com', '/v1/chat/completions', …)`, `post(CHAT_URL, body)`,
- *   `this.post('/chat/completions', body)`). The site is then the wrapper call. When the
- *   request inside the wrapper ends with `/chat/completions` by itself, that request is the site
- *   and its callers are not.
+ * - project functions that pass the URL on (up to three deep: `ask(url)` → `fetchSSE(url)` →
+ *   `fetch(url)`), when one of their parameters reaches the URL or the request options of an HTTP
+ *   call: the site is then the outermost call that carries the URL. When the request inside a
+ *   wrapper ends with `/chat/completions` by itself, that request is the site and its callers are not;
+ * - any other call named like a request (`fetch`, `fetchSSE`, `postJsonToApi`, `httpsPost`, a
+ *   base class's `this.fetch`, a curried `makeFetch(opts)(url)`) that is given such a URL: the tool
+ *   cannot see what it does, and a call to the endpoint is never dropped.
  *
- * Not followed (so not sites): a wrapper of a wrapper; a client the code does not construct in view
- * (a parameter typed `AxiosInstance`, an injected `HttpService`); an instance derived from another
- * instance (`api.extend(…)`); a URL whose static text is incomplete on some branch
- * (`process.env.URL ?? '…/chat/completions'`). Server routes (`app.post('/v1/chat/completions',
- * handler)`), log lines and constants are not HTTP calls (N03).
+ * Not requests (so not sites): server routes (`app.post('/v1/chat/completions', handler)`: a
+ * handler among the arguments, or an express/fastify/koa/hono receiver), request mocks (nock,
+ * msw, fetch-mock), decorators (`@Post('…')`), log lines and constants that reach no call (N03).
+ * Not followed: a client the code does not construct in view (a parameter typed `AxiosInstance`,
+ * an injected `HttpService`) unless its method is named like a request; an instance derived from
+ * another instance (`api.extend(…)`).
  */
 import type { Provider } from '../report/model.js';
 import { HTTP_MODULES, NODE_HTTP } from '../rules/http.js';
@@ -56,7 +59,8 @@ const HTTP_METHODS = new Set(['post', 'request', 'put', 'patch', 'get', 'fetch',
 const INSTANCE_FACTORIES = new Set(['create', 'extend']);
 const BASE_URL_KEYS = ['baseURL', 'prefixUrl', 'prefix'];
 
-const CHAT_PATH = /\/chat\/completions\/?(\?[^]*)?$/;
+/** A URL (or a relative path: `chat/completions`) that ends with the Chat Completions endpoint. */
+const CHAT_PATH = /(^|\/)chat\/completions\/?(\?[^]*)?$/;
 /** Most alternatives a URL is followed through (ternaries multiply). */
 const MAX_ALTERNATIVES = 8;
 const MAX_DEPTH = 12;
@@ -103,12 +107,14 @@ function alternatives(parts: UrlText[]): UrlText {
   return { alts: alts.length > MAX_ALTERNATIVES ? [[null]] : alts, viaParam: parts.some((p) => p.viaParam) };
 }
 
-/** Every alternative's static text ends with `/chat/completions` (query string allowed). */
+/**
+ * Some alternative's static text ends with `/chat/completions` (query string allowed): a request
+ * that may go to the endpoint is listed (`url ?? 'https://…/chat/completions'`), and its provider
+ * is then unknown unless every alternative names the same host.
+ */
 export function endsWithChat(url: UrlText): boolean {
-  return url.alts.every((a) => {
-    const last = a[a.length - 1];
-    return typeof last === 'string' && CHAT_PATH.test(last);
-  });
+  // unknown pieces may only stand before the path or inside the query (`?api-version=${v}`)
+  return url.alts.some((a) => CHAT_PATH.test(a.map((p) => p ?? '\u0000').join('')));
 }
 
 function isEmpty(url: UrlText): boolean {
@@ -201,12 +207,16 @@ interface Scope {
   bindings: BindingScope;
   /** A wrapper's parameters (and destructured parameter names), bound to the caller's arguments. */
   params?: Map<ts.Node, ts.Expression | undefined>;
+  /** The scope the wrapper's caller reads its arguments in (itself a wrapper's, for a wrapper of a wrapper). */
+  caller?: Scope;
   depth: number;
 }
 
 const deeper = (scope: Scope): Scope => ({ ...scope, depth: scope.depth + 1 });
 /** The caller's side of a wrapper call: its arguments are not bound to anything. */
-const outer = (scope: Scope): Scope => ({ checker: scope.checker, bindings: scope.bindings, depth: scope.depth + 1 });
+const outer = (scope: Scope): Scope => (scope.caller
+  ? { ...scope.caller, depth: scope.depth + 1 }
+  : { checker: scope.checker, bindings: scope.bindings, depth: scope.depth + 1 });
 
 /** The declaration an identifier names, through imports of project modules. */
 function declarationThrough(checker: ts.TypeChecker, id: ts.Identifier): ts.Declaration | undefined {
@@ -236,6 +246,30 @@ function valueOf(id: ts.Identifier, scope: Scope): { value: ts.Expression; scope
     return { value: decl.initializer, scope: deeper(scope), viaParam: false };
   }
   return undefined;
+}
+
+/**
+ * The possible texts of a name that is not a const: a parameter the caller may leave out (its
+ * default), a `let` with the values assigned to it (`url += path` appends). Undefined when the
+ * name is neither.
+ */
+function variableTexts(id: ts.Identifier, scope: Scope): UrlText | undefined {
+  const decl = declarationThrough(scope.checker, id);
+  if (!decl || boundParameter(decl, scope)) return undefined;
+  if ((ts.isParameter(decl) || ts.isBindingElement(decl)) && decl.initializer) {
+    return alternatives([UNKNOWN, urlText(decl.initializer, deeper(scope))]);
+  }
+  if (!ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || decl.parent.flags & ts.NodeFlags.Const) return undefined;
+  const symbol = scope.checker.getSymbolAtLocation(decl.name);
+  const values: UrlText[] = [decl.initializer ? urlText(decl.initializer, deeper(scope)) : UNKNOWN];
+  let block: ts.Node = decl;
+  while (block.parent && !isFunctionLike(block) && !ts.isSourceFile(block)) block = block.parent;
+  walk(block, (n) => {
+    if (!ts.isBinaryExpression(n) || !ts.isIdentifier(unwrap(n.left)) || scope.checker.getSymbolAtLocation(unwrap(n.left)) !== symbol) return;
+    if (n.operatorToken.kind === ts.SyntaxKind.EqualsToken) values.push(urlText(n.right, deeper(scope)));
+    else if (n.operatorToken.kind === ts.SyntaxKind.PlusEqualsToken) values.push(concat(UNKNOWN, urlText(n.right, deeper(scope))));
+  });
+  return alternatives(values);
 }
 
 /** `this.<name>`: the one value the class gives the field (its initialiser, or a single assignment). */
@@ -293,7 +327,7 @@ function urlText(expression: ts.Expression, scope: Scope): UrlText {
   }
   if (ts.isIdentifier(e)) {
     const v = valueOf(e, scope);
-    if (!v) return UNKNOWN;
+    if (!v) return variableTexts(e, scope) ?? UNKNOWN;
     const t = urlText(v.value, v.scope);
     return v.viaParam ? { ...t, viaParam: true } : t;
   }
@@ -311,8 +345,33 @@ function urlText(expression: ts.Expression, scope: Scope): UrlText {
     const callee = unwrap(e.expression);
     if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'toString' && e.arguments.length === 0) return urlText(callee.expression, deeper(scope));
     if (ts.isIdentifier(callee) && callee.text === 'String' && e.arguments.length === 1) return urlText(e.arguments[0], deeper(scope));
+    // a URL builder given the endpoint's path: `this.endpoint('chat/completions')`, `api.assembleUrl('/chat/completions')`
+    const name = calleeName(callee);
+    if (name && nameWords(name).some((w) => URL_BUILDER_WORDS.has(w))) {
+      for (const arg of e.arguments) {
+        const path = urlText(arg, deeper(scope));
+        if (endsWithChat(path)) return concat(UNKNOWN, text('/'), path);
+      }
+    }
   }
   return UNKNOWN;
+}
+
+/** Words in the name of a function that builds a URL from a path (`endpoint`, `assembleUrl`, `getPath`). */
+const URL_BUILDER_WORDS: ReadonlySet<string> = new Set(['url', 'uri', 'endpoint', 'path', 'route', 'href']);
+
+/** The words of a camelCase, PascalCase or snake_case name, lower case: `fetchSSE` → fetch, sse. */
+function nameWords(name: string): string[] {
+  return (name.match(/[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+/g) ?? []).map((w) => w.toLowerCase());
+}
+
+/** The name a callee is known by: `f`, `x.f`, the innermost of `f(a)(b)`. */
+function calleeName(callee: ts.Expression): string | undefined {
+  const c = unwrap(callee);
+  if (ts.isIdentifier(c)) return c.text;
+  if (ts.isPropertyAccessExpression(c)) return c.name.text;
+  if (ts.isCallExpression(c)) return calleeName(c.expression);
+  return undefined;
 }
 
 function withVia(t: UrlText, viaParam: boolean): UrlText {
@@ -577,10 +636,13 @@ export function httpCall(call: ts.CallExpression, bindings: BindingScope): HttpS
   const scope: Scope = { checker: bindings.checker, bindings, depth: 0 };
   const request = requestOf(call, scope);
   if (request) return endsWithChat(request.url) ? site(call, request.token, request.url, request.via, request.body) : undefined;
-  return wrapperCall(call, scope);
+  return wrapperCall(call, scope) ?? namedSender(call, scope);
 }
 
-// ---- local wrappers (one level) -----------------------------------------------------------------
+// ---- local wrappers ------------------------------------------------------------------------------
+
+/** How many wrappers deep a URL given to a project function is followed (a wrapper of a wrapper…). */
+const MAX_WRAPPER_LEVELS = 3;
 
 /** An argument whose static text ends with `/chat/completions`, or options with such a `path`/`url`. */
 function carriesChatUrl(call: ts.CallExpression, scope: Scope): boolean {
@@ -635,29 +697,99 @@ function bindParameters(fn: ts.FunctionLikeDeclaration, call: ts.CallExpression)
 
 /**
  * `httpsPost('api.openai.com', '/v1/chat/completions', …)`: a call of a project function with a
- * chat URL argument, whose parameters reach the URL of an HTTP request in its body.
+ * chat URL argument, whose parameters reach the URL of an HTTP request in its body, directly or
+ * through further project functions (`ask(url)` → `fetchSSE(url)` → `fetch(url)`).
  */
 function wrapperCall(call: ts.CallExpression, scope: Scope): HttpSite | undefined {
-  if (!call.arguments.length || !carriesChatUrl(call, scope)) return undefined;
+  const request = wrappedRequest(call, scope, 0);
+  if (!request) return undefined;
+  const callee = unwrap(call.expression);
+  const token = ts.isPropertyAccessExpression(callee) ? callee.name : callee;
+  return site(call, token, request.url, `${shortText(callee, 30)}() → ${request.via}`, request.body ?? wrapperArgumentBody(call, scope));
+}
+
+/** The request the function `call` calls makes with the URL the call gives it, if it makes one. */
+function wrappedRequest(call: ts.CallExpression, scope: Scope, level: number): Request | undefined {
+  if (level >= MAX_WRAPPER_LEVELS || !call.arguments.length || !carriesChatUrl(call, scope)) return undefined;
   const fn = calledFunction(call, scope.checker);
   if (!fn) return undefined;
-  const inner: Scope = { checker: scope.checker, bindings: scope.bindings, depth: 0, params: bindParameters(fn, call) };
-  let found: HttpSite | undefined;
+  const inner: Scope = { checker: scope.checker, bindings: scope.bindings, depth: 0, params: bindParameters(fn, call), caller: scope };
+  let found: Request | undefined;
   // (from the function itself: an arrow's body may be the request)
   walk(fn, (n) => {
     if (found) return false;
     if (!ts.isCallExpression(n)) return;
-    const request = requestOf(n, inner);
+    const nested = requestOf(n, inner);
+    const request = nested ?? wrappedRequest(n, inner, level + 1);
     if (!request || !request.url.viaParam || !endsWithChat(request.url)) return;
     // a request that goes to a chat URL by itself is the site, not its callers
-    const alone = requestOf(n, { checker: scope.checker, bindings: scope.bindings, depth: 0 });
+    const alone = nested && requestOf(n, { checker: scope.checker, bindings: scope.bindings, depth: 0 });
     if (alone && endsWithChat(alone.url)) return;
-    const callee = unwrap(call.expression);
-    const token = ts.isPropertyAccessExpression(callee) ? callee.name : callee;
-    const body = request.body ?? wrapperArgumentBody(call, scope);
-    found = site(call, token, request.url, `${shortText(callee, 30)}() → ${request.via}`, body);
+    found = nested ? request : { ...request, via: `${shortText(unwrap(n.expression), 30)}() → ${request.via}` };
   });
   return found;
+}
+
+// ---- calls named like requests -------------------------------------------------------------------
+
+/** Words in the name of a function that sends a request (`fetch`, `fetchSSE`, `postJsonToApi`, `httpsPost`…). */
+const SENDER_WORDS: ReadonlySet<string> = new Set(['fetch', 'request', 'post', 'sse', 'stream', 'http', 'https', 'xhr']);
+/** Servers, routers and request mocks: their `post('/v1/chat/completions', …)` receives requests. */
+const NOT_SENDERS: ReadonlySet<string> = new Set([
+  'express', 'fastify', 'koa', 'koa-router', '@koa/router', 'hono', 'h3', 'elysia', 'restify', '@hapi/hapi',
+  'nock', 'msw', 'fetch-mock', 'jest-fetch-mock', 'vitest-fetch-mock', 'supertest', 'undici-mock', 'axios-mock-adapter',
+]);
+
+/**
+ * A call the tool cannot look into (another module's helper, a method of a base class it does not
+ * see, a curried `makeFetch(opts)(url)`) that is named like a request and is given a Chat
+ * Completions URL: listed as raw HTTP, since a call to the endpoint must never be dropped. Route
+ * registrations (a handler among the arguments, a server or router receiver), request mocks and
+ * decorators are not requests (N03, N04).
+ */
+function namedSender(call: ts.CallExpression, scope: Scope): HttpSite | undefined {
+  if (ts.isDecorator(call.parent)) return undefined;
+  const name = calleeName(call.expression);
+  if (!name || !nameWords(name).some((w) => SENDER_WORDS.has(w))) return undefined;
+  if (call.arguments.some((a) => isHandler(a, scope.checker))) return undefined;
+  const module = moduleBehind(call.expression, scope, 0);
+  if (module && NOT_SENDERS.has(module)) return undefined;
+  const url = argumentUrl(call.arguments[0], scope);
+  if (!url || !endsWithChat(url)) return undefined;
+  const token = nameToken(call.expression);
+  return site(call, token, url, `${shortText(unwrap(call.expression), 30)}(…), a request by its name`, requestBody(call, scope, false));
+}
+
+/** A function passed as an argument: inline, or a name declared as a function. */
+function isHandler(arg: ts.Expression, checker: ts.TypeChecker): boolean {
+  const a = unwrap(arg);
+  if (isFunctionLike(a)) return true;
+  if (!ts.isIdentifier(a)) return false;
+  const decl = declarationThrough(checker, a);
+  return Boolean(decl && (ts.isFunctionDeclaration(decl) || (ts.isVariableDeclaration(decl) && decl.initializer && isFunctionLike(unwrap(decl.initializer)))));
+}
+
+/** The package a receiver comes from: `app` of `const app = express()`, `router` of `express.Router()`, `nock(url)`. */
+function moduleBehind(expression: ts.Expression, scope: Scope, depth: number): string | undefined {
+  if (depth > 6) return undefined;
+  const e = unwrap(expression);
+  const binding = ts.isIdentifier(e) || ts.isPropertyAccessExpression(e) ? bindingOfExpression(scope.bindings, e) : undefined;
+  if (binding) return binding.module;
+  if (ts.isCallExpression(e) || ts.isNewExpression(e)) return moduleBehind(e.expression, scope, depth + 1);
+  if (ts.isPropertyAccessExpression(e)) return moduleBehind(e.expression, scope, depth + 1);
+  if (ts.isIdentifier(e)) {
+    const decl = declarationThrough(scope.checker, e);
+    if (decl && ts.isVariableDeclaration(decl) && decl.initializer) return moduleBehind(decl.initializer, scope, depth + 1);
+  }
+  return undefined;
+}
+
+/** The name token of a callee: `f`, the `f` of `x.f`, of `f(a)(b)`. */
+function nameToken(callee: ts.Expression): ts.Node {
+  const c = unwrap(callee);
+  if (ts.isPropertyAccessExpression(c)) return c.name;
+  if (ts.isCallExpression(c)) return nameToken(c.expression);
+  return c;
 }
 
 /** A `{ messages, … }` object among the wrapper call's arguments. */
