@@ -13,7 +13,7 @@ import { type AllowList, type ScanContext, buildSubclassIndex, isProjectFile, re
 import { findSites, isChatCompletionsCall, type FoundSite } from './find-sites.js';
 import { httpProvider } from './http.js';
 import { MAX_NESTING, maxNesting } from './guards.js';
-import { createScanProject, syntaxErrors, type CandidateText } from './project.js';
+import { createScanProject, syntaxErrors, type CandidateText, type ScanProject } from './project.js';
 import { ProjectLayout } from '../project/layout.js';
 import { ModuleResolver } from '../project/resolver.js';
 import { mayHoldCallSite } from '../files.js';
@@ -71,20 +71,8 @@ export function scan(input: ScanInput): ScanResult {
   // everything else enters only when one of these imports it
   const siteFiles = candidates.filter((c) => mayHoldCallSite(c.text));
   const roots = [...siteFiles, ...candidates.filter((c) => !mayHoldCallSite(c.text) && SUBCLASS.test(c.text))].map((c) => c.path);
-  const project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules });
-  const ctx: ScanContext = {
-    checker: project.checker,
-    program: project.program,
-    typeAware: project.typeAware,
-    cwd: input.cwd,
-    allow: input.allow,
-    subclassesOf: buildSubclassIndex(project.program, project.checker),
-    resolve: (specifier, fromFile) => modules.resolve(specifier, fromFile),
-  };
-  const resolver = new ProviderResolver(ctx);
-  const analysed: Analysed[] = [];
-  const mockFiles: string[] = [];
-  let assumedDefault = false;
+  const sources = new Map<string, ts.SourceFile>();
+  let project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
 
   // a file the scan reads into the program (to follow a client, a value) that does not parse is
   // reported like a site file that does not parse; files it never needed are never parsed
@@ -95,37 +83,22 @@ export function scan(input: ScanInput): ScanResult {
     if (problems.length) errors.push({ file: relativeFile(input.cwd, sf.fileName), message: syntaxMessage(problems) });
   }
 
-  for (const candidate of siteFiles) {
-    const sf = project.sourceFile(candidate.path);
-    if (!sf) continue;
-    const problems = syntaxErrors(sf);
-    if (problems.length) {
-      errors.push({ file: relativeFile(input.cwd, candidate.path), message: syntaxMessage(problems) });
-      continue;
-    }
-    let findings;
-    try {
-      findings = findSites(sf, ctx);
-    } catch (err) {
-      errors.push({ file: relativeFile(input.cwd, candidate.path), message: `scanner failed: ${(err as Error).message}` });
-      continue;
-    }
-    if (findings.mocks.length) mockFiles.push(candidate.path);
-    const siteCalls = new Set<ts.Node>(findings.sites.map((s) => s.call));
-    for (const found of findings.sites) {
-      // containment per site: a throw lists this site as manual (scanner-error) and keeps the unit
-      // keys gathered so far, so G-UNIT still blocks the siblings that share its values
-      const analysis = new SiteAnalysis(sf.fileName);
-      try {
-        const result = analyseSite(found, sf, ctx, resolver, (n) => siteCalls.has(n) || isChatCompletionsCall(n), analysis);
-        if (!result) continue;
-        if (result.assumedDefault) assumedDefault = true;
-        analysed.push(result.site);
-      } catch (err) {
-        analysed.push(failedSite(found, sf, analysis, err));
-      }
-    }
+  let pass = analyseFiles(siteFiles.map((c) => c.path), project, modules, input, errors);
+  // Import tracking leaves out the ECMAScript lib (it costs more than the rest of a typical scan).
+  // When a site's messages could not be typed because of it (`input.trim()` has no type without
+  // the lib), the files with such sites are analysed again with a program that has it; parsed
+  // and bound files are reused, so this costs the lib and the type questions only.
+  const gaps = new Set(pass.analysed.filter((a) => a.analysis.libTypeGap).map((a) => a.sf.fileName));
+  if (gaps.size && !project.typeAware && !project.degraded) {
+    project = createScanProject({ candidates, roots, resolver: modules, sources, withLib: true });
+    const again = analyseFiles([...gaps], project, modules, input, []);
+    pass = {
+      analysed: [...pass.analysed.filter((a) => !gaps.has(a.sf.fileName)), ...again.analysed],
+      mockFiles: pass.mockFiles,
+      assumedDefault: pass.assumedDefault || again.assumedDefault,
+    };
   }
+  const { analysed, mockFiles, assumedDefault } = pass;
 
   const plans = decide(analysed, input);
   const anyMigrated = plans.some((p) => p.sites.some((s) => s.record.status === 'migrated'));
@@ -138,6 +111,60 @@ export function scan(input: ScanInput): ScanResult {
     warnings.push('Clients built without a baseURL were assumed to reach api.openai.com (P-DEFAULT); the SDK reads OPENAI_BASE_URL at run time, so check it does not point elsewhere in your deployments.');
   }
   return { plans, notices, errors, warnings, typeAware: project.typeAware };
+}
+
+interface Pass {
+  analysed: Analysed[];
+  /** Files with test doubles of chat.completions (N04). */
+  mockFiles: string[];
+  assumedDefault: boolean;
+}
+
+/** Find and analyse the sites of these files with this program; syntax and scanner errors go to `errors`. */
+function analyseFiles(files: string[], project: ScanProject, modules: ModuleResolver, input: ScanInput, errors: FileError[]): Pass {
+  const ctx: ScanContext = {
+    checker: project.checker,
+    program: project.program,
+    typeAware: project.typeAware,
+    cwd: input.cwd,
+    allow: input.allow,
+    subclassesOf: buildSubclassIndex(project.program, project.checker),
+    resolve: (specifier, fromFile) => modules.resolve(specifier, fromFile),
+  };
+  const resolver = new ProviderResolver(ctx);
+  const pass: Pass = { analysed: [], mockFiles: [], assumedDefault: false };
+  for (const file of files) {
+    const sf = project.sourceFile(file);
+    if (!sf) continue;
+    const problems = syntaxErrors(sf);
+    if (problems.length) {
+      errors.push({ file: relativeFile(input.cwd, file), message: syntaxMessage(problems) });
+      continue;
+    }
+    let findings;
+    try {
+      findings = findSites(sf, ctx);
+    } catch (err) {
+      errors.push({ file: relativeFile(input.cwd, file), message: `scanner failed: ${(err as Error).message}` });
+      continue;
+    }
+    if (findings.mocks.length) pass.mockFiles.push(file);
+    const siteCalls = new Set<ts.Node>(findings.sites.map((s) => s.call));
+    for (const found of findings.sites) {
+      // containment per site: a throw lists this site as manual (scanner-error) and keeps the unit
+      // keys gathered so far, so G-UNIT still blocks the siblings that share its values
+      const analysis = new SiteAnalysis(sf.fileName);
+      try {
+        const result = analyseSite(found, sf, ctx, resolver, (n) => siteCalls.has(n) || isChatCompletionsCall(n), analysis);
+        if (!result) continue;
+        if (result.assumedDefault) pass.assumedDefault = true;
+        pass.analysed.push(result.site);
+      } catch (err) {
+        pass.analysed.push(failedSite(found, sf, analysis, err));
+      }
+    }
+  }
+  return pass;
 }
 
 function syntaxMessage(problems: string[]): string {

@@ -8,7 +8,7 @@ import type { ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
 import { isChatCompletionsCall } from './find-sites.js';
-import { isSimpleRole, isStringTyped, messageElementsAreSimple, CHAT_MESSAGE_TYPES, typeIsString } from './types.js';
+import { isErrorType, isSimpleRole, isStringTyped, messageElementsAreSimple, CHAT_MESSAGE_TYPES, typeIsString } from './types.js';
 
 export interface MessagesFacts {
   /** The leading system/developer message may be hoisted (M-SYSTEM conditions about the array). */
@@ -112,7 +112,7 @@ export class MessagesAnalyzer {
     const simple = ts.isSpreadElement(e)
       ? messageElementsAreSimple(this.ctx.checker, e.expression)
       : messageElementTypeSimple(this.ctx, e, this.ctx.checker.getTypeAtLocation(e));
-    if (simple !== 'yes') this.site.reason('messages-not-local');
+    if (simple !== 'yes') this.untyped(ts.isSpreadElement(e) ? e.expression : e);
   }
 
   /** M-TYPES: a Chat message annotation on a unit-local array becomes `EasyInputMessage[]` (or `ResponseInputItem[]`). */
@@ -135,12 +135,24 @@ export class MessagesAnalyzer {
    * Responses API rejects or reads differently: never passed through (M-CONTENT-UNTYPED).
    */
   private opaque(e: ts.Expression): void {
-    if (messageElementsAreSimple(this.ctx.checker, e) !== 'yes') this.site.reason('messages-not-local');
+    if (messageElementsAreSimple(this.ctx.checker, e) !== 'yes') this.untyped(e);
   }
 
   private opaqueElement(e: ts.Expression): void {
     const type = this.ctx.checker.getTypeAtLocation(e);
-    if (messageElementTypeSimple(this.ctx, e, type) !== 'yes') this.site.reason('messages-not-local');
+    if (messageElementTypeSimple(this.ctx, e, type) !== 'yes') this.untyped(e);
+  }
+
+  /**
+   * Messages or content the tool cannot prove simple: reported. When its type is the checker's
+   * error type in a program without the ECMAScript lib (`q.trim()`, `arr.entries()`), the lib may
+   * prove it: the scan asks for a second look with it (SiteAnalysis.libTypeGap).
+   */
+  private untyped(e: ts.Expression): void {
+    this.site.reason('messages-not-local');
+    if (!this.ctx.typeAware && !this.ctx.program.getCompilerOptions().lib && isErrorType(this.ctx.checker.getTypeAtLocation(unwrap(e)))) {
+      this.site.libTypeGap = true;
+    }
   }
 
   /** One message object literal (M-USER, M-SYSTEM, M-ASSIST-*, M-TOOL, M-NAME, M-FUNCTION). */
@@ -251,7 +263,7 @@ export class MessagesAnalyzer {
       return;
     }
     // untyped content may be a parts array at run time, whose parts change shape (M-PART-*)
-    if (isStringTyped(this.ctx.checker, v) !== 'yes' && !isChatContentRead(this.ctx.checker, v)) this.site.reason('messages-not-local');
+    if (isStringTyped(this.ctx.checker, v) !== 'yes' && !isChatContentRead(this.ctx.checker, v)) this.untyped(v);
   }
 
   /** One content part (M-PART-*). */

@@ -55,16 +55,16 @@ export function scriptKindFor(file: string): ts.ScriptKind {
 }
 
 /**
- * Import tracking: no tsconfig, nothing from node_modules, but the ECMAScript library (bundled
- * with the compiler, 84 kB minified, no DOM): without it `input.trim()`, `JSON.stringify(x)` or
- * `arr.entries()` have no type, and a message content the tool cannot prove string-typed is
- * reported rather than passed through (M-CONTENT-UNTYPED).
+ * Import tracking: no tsconfig, nothing from node_modules, no lib files. The ECMAScript lib
+ * (bundled with the compiler, no DOM) is added only when a site needs it (WITH_ES_LIB): without
+ * it `input.trim()` or `arr.entries()` have no type, and a message content the tool cannot prove
+ * string-typed is reported rather than passed through (M-CONTENT-UNTYPED).
  */
 const FALLBACK_OPTIONS: ts.CompilerOptions = {
   allowJs: true,
   checkJs: false,
   noEmit: true,
-  lib: ['lib.es2022.d.ts'],
+  noLib: true,
   types: [],
   jsx: ts.JsxEmit.Preserve,
   target: ts.ScriptTarget.ESNext,
@@ -75,6 +75,8 @@ const FALLBACK_OPTIONS: ts.CompilerOptions = {
   skipLibCheck: true,
 };
 
+const WITH_ES_LIB: ts.CompilerOptions = { ...FALLBACK_OPTIONS, noLib: false, lib: ['lib.es2022.d.ts'] };
+
 export interface ProjectInput {
   /** Every candidate file's text (files loaded by imports come from here first, then the disk). */
   candidates: CandidateText[];
@@ -84,6 +86,13 @@ export interface ProjectInput {
   tsconfig?: string;
   /** How every specifier resolves, with each file's own configuration (lib/project). */
   resolver: ModuleResolver;
+  /** Import tracking with the ECMAScript lib. */
+  withLib?: boolean;
+  /**
+   * Source files parsed by an earlier program of the same run, reused (and filled): a second
+   * program then parses and binds only what the first did not have.
+   */
+  sources?: Map<string, ts.SourceFile>;
 }
 
 export function createScanProject(input: ProjectInput): ScanProject {
@@ -104,12 +113,12 @@ function build(input: ProjectInput, tsconfig: string | undefined): ScanProject {
   const config = tsconfig ? readConfig(tsconfig) : undefined;
   const options: ts.CompilerOptions = config
     ? { ...config.options, allowJs: true, checkJs: false, noEmit: true, skipLibCheck: true }
-    : FALLBACK_OPTIONS;
+    : input.withLib ? WITH_ES_LIB : FALLBACK_OPTIONS;
   const memory = new Map(input.candidates.map((c) => [path.normalize(c.path), c.text]));
   const host = ts.createCompilerHost(options, true);
   // ts-morph bundles the lib files (the compiler it ships has no lib folder on disk); import
   // tracking needs only the ECMAScript ones, extracted at build time
-  const libs = config ? tsMorphCommon().getLibFiles() : esLibFiles(() => tsMorphCommon().getLibFiles());
+  const libs = config ? tsMorphCommon().getLibFiles() : input.withLib ? esLibFiles(() => tsMorphCommon().getLibFiles()) : [];
   for (const lib of libs) memory.set(path.join(LIB_FOLDER, lib.fileName), lib.text);
   host.getDefaultLibLocation = () => LIB_FOLDER;
   host.getDefaultLibFileName = (o) => path.join(LIB_FOLDER, ts.getDefaultLibFileName(o));
@@ -118,10 +127,17 @@ function build(input: ProjectInput, tsconfig: string | undefined): ScanProject {
   const readFile = host.readFile.bind(host);
   const getSourceFile = host.getSourceFile.bind(host);
   host.readFile = (file) => memory.get(path.normalize(file)) ?? readFile(file);
+  const sources = input.sources;
   host.getSourceFile = (file, languageVersion, onError, shouldCreate) => {
-    const text = memory.get(path.normalize(file));
-    if (text !== undefined) return ts.createSourceFile(file, text, languageVersion, true, scriptKindFor(file));
-    return getSourceFile(file, languageVersion, onError, shouldCreate);
+    const key = path.normalize(file);
+    const reused = sources?.get(key);
+    if (reused) return reused;
+    const text = memory.get(key);
+    const sf = text !== undefined
+      ? ts.createSourceFile(file, text, languageVersion, true, scriptKindFor(file))
+      : getSourceFile(file, languageVersion, onError, shouldCreate);
+    if (sf && sources && !config) sources.set(key, sf);
+    return sf;
   };
   host.resolveModuleNames = resolvedBy(input.resolver, host, options, Boolean(config));
   const program = ts.createProgram({ rootNames: input.roots, options, host });

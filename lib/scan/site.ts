@@ -25,6 +25,11 @@ export class SiteAnalysis {
   customTools = false;
   /** The history holds `role: 'tool'` replies. */
   toolReplies = false;
+  /**
+   * A value's type could not be told, and the ECMAScript lib might tell it (the program was built
+   * without it): the site's file is analysed again with a program that has the lib.
+   */
+  libTypeGap = false;
 
   constructor(
     /** Absolute path of the file that holds the call. */
