@@ -256,12 +256,15 @@ function valueOf(id: ts.Identifier, scope: Scope): { value: ts.Expression; scope
 function variableTexts(id: ts.Identifier, scope: Scope): UrlText | undefined {
   const decl = declarationThrough(scope.checker, id);
   if (!decl || boundParameter(decl, scope)) return undefined;
-  if ((ts.isParameter(decl) || ts.isBindingElement(decl)) && decl.initializer) {
-    return alternatives([UNKNOWN, urlText(decl.initializer, deeper(scope))]);
-  }
-  if (!ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || decl.parent.flags & ts.NodeFlags.Const) return undefined;
+  const isParameter = ts.isParameter(decl) || (ts.isBindingElement(decl) && ts.isParameter(bindingRootOf(decl)));
+  const isLet = ts.isVariableDeclaration(decl) && !(decl.parent.flags & ts.NodeFlags.Const);
+  if ((!isParameter && !isLet) || !ts.isIdentifier(decl.name)) return undefined;
   const symbol = scope.checker.getSymbolAtLocation(decl.name);
-  const values: UrlText[] = [decl.initializer ? urlText(decl.initializer, deeper(scope)) : UNKNOWN];
+  // a parameter may be anything a caller passes, or its default; a let starts as its initialiser
+  const initializer = (ts.isParameter(decl) || ts.isBindingElement(decl) || ts.isVariableDeclaration(decl)) ? decl.initializer : undefined;
+  const values: UrlText[] = isParameter
+    ? [UNKNOWN, ...(initializer ? [urlText(initializer, deeper(scope))] : [])]
+    : [initializer ? urlText(initializer, deeper(scope)) : UNKNOWN];
   let block: ts.Node = decl;
   while (block.parent && !isFunctionLike(block) && !ts.isSourceFile(block)) block = block.parent;
   walk(block, (n) => {
@@ -270,6 +273,12 @@ function variableTexts(id: ts.Identifier, scope: Scope): UrlText | undefined {
     else if (n.operatorToken.kind === ts.SyntaxKind.PlusEqualsToken) values.push(concat(UNKNOWN, urlText(n.right, deeper(scope))));
   });
   return alternatives(values);
+}
+
+function bindingRootOf(decl: ts.BindingElement): ts.Node {
+  let current: ts.Node = decl;
+  while (ts.isBindingElement(current) || ts.isObjectBindingPattern(current) || ts.isArrayBindingPattern(current)) current = current.parent;
+  return current;
 }
 
 /** `this.<name>`: the one value the class gives the field (its initialiser, or a single assignment). */

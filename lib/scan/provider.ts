@@ -39,6 +39,9 @@ export interface ClientResolution {
 
 const MAX_DEPTH = 24;
 
+/** `provider-unknown` details that still describe a client the SDK constructs in view. */
+const CONSTRUCTED_UNKNOWN: ReadonlySet<string> = new Set(['runtime-base-url', 'options-spread', 'subclass', 'model-hint']);
+
 export class ProviderResolver {
   private readonly cache = new Map<ts.Node, Origin[]>();
   private readonly active = new Set<ts.Node>();
@@ -563,7 +566,9 @@ export class ProviderResolver {
     let found: Provider | undefined;
     const check = (e: ts.Expression) => {
       if (found) return;
-      const sdk = this.origins(e, depth).find((o) => o.kind === 'sdk' && o.provider !== 'unknown');
+      // a client the SDK constructs (its provider may still be unknown: a runtime base URL, an
+      // options spread), not any value the tool cannot see (those are `injected` or `unresolved`)
+      const sdk = this.origins(e, depth).find((o) => o.kind === 'sdk' && (o.provider !== 'unknown' || CONSTRUCTED_UNKNOWN.has(o.reason?.detail ?? '')));
       if (sdk && sdk.kind === 'sdk') found = sdk.provider;
     };
     const a = unwrap(arg);
