@@ -385,6 +385,23 @@ function modulesOfValue(sf: ts.SourceFile, e: ts.Expression, depth: number, out:
   if (req) return void out.push(req);
   if (ts.isNewExpression(e) || ts.isCallExpression(e)) {
     const m = moduleOfName(sf, unwrapDown(e.expression));
+    // a wrapper built around another vendor's client (`Instructor({ client: anthropic })`): the
+    // calls go to that vendor (P-WRAPPER of a non-openai client is N05)
+    if ((!m || !isOtherSdk(m)) && depth < 3) {
+      const wrapped: string[] = [];
+      for (const arg of e.arguments ?? []) {
+        const a = unwrapDown(arg);
+        const values = ts.isObjectLiteralExpression(a)
+          ? a.properties.flatMap((p) => (ts.isPropertyAssignment(p) ? [p.initializer] : ts.isShorthandPropertyAssignment(p) ? [p.name] : []))
+          : [a];
+        for (const v of values) {
+          const mods: string[] = [];
+          modulesOfValue(sf, v, depth + 1, mods);
+          if (mods.length && mods.every((x) => x !== '?' && isOtherSdk(x))) wrapped.push(...mods);
+        }
+      }
+      if (wrapped.length) return void out.push(...wrapped);
+    }
     out.push(m ?? '?');
     return;
   }
@@ -689,6 +706,9 @@ function intoLocalFunction(ctx: FlowContext, call: ts.CallExpression | ts.NewExp
   return followName(ctx, param.name, depth + 1);
 }
 
+/** Keys of a settings tree whose values are read at run time (configuration, not a request). */
+const SETTINGS_KEY = /^['"]?(defaultSettings|defaults?|settings|config(uration)?)['"]?$/i;
+
 /**
  * Follow an endpoint string (or a value holding it) to the calls that receive it. Returns the
  * verdicts of those calls, or a `string` verdict saying where the search stopped.
@@ -725,6 +745,12 @@ function followValue(ctx: FlowContext, start: ts.Node, depth: number): Verdict[]
       return [{ category: 'string', detail: `compared (${ts.tokenToString(op) ?? op})` }];
     }
     if ((ts.isPropertyAssignment(p) && p.initializer === cur) || ts.isShorthandPropertyAssignment(p)) {
+      // a default in a settings object (`defaultSettings: { apiPath: '/v1/chat/completions' }`) is
+      // configuration: what reads it at run time is another module's business, with a URL the
+      // tool cannot see statically there
+      if (ts.isPropertyAssignment(p) && SETTINGS_KEY.test(p.name.getText(sf)) && cur !== start) {
+        return [{ category: 'string', detail: `a configuration default under ${p.name.getText(sf)}` }];
+      }
       cur = p.parent; // the object literal carries the string
       continue;
     }
