@@ -92,6 +92,7 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
   const result = read.candidates.length
     ? scan({
         candidates: read.candidates.map((c) => ({ path: c.path, text: c.text })),
+        files: discovery.files,
         cwd: options.cwd,
         tsconfig,
         allow,

@@ -42,12 +42,17 @@ export interface FileFindings {
   mocks: ts.Node[];
 }
 
-export function findSites(sf: ts.SourceFile, scope: BindingScope): FileFindings {
+/**
+ * `endpointImported`: the file imports a module that exports the Chat Completions endpoint
+ * (lib/scan/endpoint-importers.ts), so its raw HTTP requests are looked for although its own text
+ * never spells `chat/completions`.
+ */
+export function findSites(sf: ts.SourceFile, scope: BindingScope, endpointImported = false): FileFindings {
   const sites: FoundSite[] = [];
   const mocks: ts.Node[] = [];
   const quick = sf.text;
   const mayHaveSdk = quick.includes('completions');
-  const mayHaveHttp = quick.includes('chat/completions');
+  const mayHaveHttp = endpointImported || quick.includes('chat/completions');
   const mayHaveV3 = quick.includes('createChatCompletion');
   walk(sf, (node) => {
     if (ts.isCallExpression(node)) {

@@ -17,6 +17,7 @@ import { createScanProject, syntaxErrors, type CandidateText, type ScanProject }
 import { ProjectLayout } from '../project/layout.js';
 import { ModuleResolver } from '../project/resolver.js';
 import { mayHoldCallSite } from '../files.js';
+import { exportsChatEndpoint, importersOf } from './endpoint-importers.js';
 import { ProviderResolver, type ReasonRef } from './provider.js';
 import { RequestAnalyzer } from './request.js';
 import { ResultAnalyzer } from './results.js';
@@ -28,6 +29,8 @@ import { PARSE_NOTE, REASONING_INCLUDE, REPLAY_NOTE } from '../rules/results.js'
 
 export interface ScanInput {
   candidates: CandidateText[];
+  /** Every source file of the run (absolute paths): where the importers of endpoint constants are looked for. */
+  files?: string[];
   cwd: string;
   tsconfig?: string;
   allow: AllowList;
@@ -84,6 +87,25 @@ export function scan(input: ScanInput): ScanResult {
   }
 
   let pass = analyseFiles(siteFiles.map((c) => c.path), project, modules, input, errors);
+  // raw HTTP to an endpoint constant of another module: the importers of such modules are scanned too
+  let importerSet = new Set<string>();
+  const endpointModules = new Set(siteFiles.map((c) => project.sourceFile(c.path)).filter((sf): sf is ts.SourceFile => Boolean(sf && exportsChatEndpoint(sf))).map((sf) => path.normalize(sf.fileName)));
+  if (endpointModules.size && input.files) {
+    const texts = new Map(candidates.map((c) => [path.normalize(c.path), c.text]));
+    const importers = importersOf(endpointModules, input.files, siteSet, modules, texts);
+    if (importers.length) {
+      roots.push(...importers);
+      project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
+      for (const file of importers) {
+        const sf = project.sourceFile(file);
+        const problems = sf ? syntaxErrors(sf) : [];
+        if (problems.length) errors.push({ file: relativeFile(input.cwd, file), message: syntaxMessage(problems) });
+      }
+      importerSet = new Set(importers);
+      const more = analyseFiles(importers, project, modules, input, errors, importerSet);
+      pass = { analysed: [...pass.analysed, ...more.analysed], mockFiles: pass.mockFiles, assumedDefault: pass.assumedDefault || more.assumedDefault };
+    }
+  }
   // Import tracking leaves out the ECMAScript lib (it costs more than the rest of a typical scan).
   // When a site's messages could not be typed because of it (`input.trim()` has no type without
   // the lib), the files with such sites are analysed again with a program that has it; parsed
@@ -91,7 +113,7 @@ export function scan(input: ScanInput): ScanResult {
   const gaps = new Set(pass.analysed.filter((a) => a.analysis.libTypeGap).map((a) => a.sf.fileName));
   if (gaps.size && !project.typeAware && !project.degraded) {
     project = createScanProject({ candidates, roots, resolver: modules, sources, withLib: true });
-    const again = analyseFiles([...gaps], project, modules, input, []);
+    const again = analyseFiles([...gaps], project, modules, input, [], importerSet);
     pass = {
       analysed: [...pass.analysed.filter((a) => !gaps.has(a.sf.fileName)), ...again.analysed],
       mockFiles: pass.mockFiles,
@@ -121,7 +143,7 @@ interface Pass {
 }
 
 /** Find and analyse the sites of these files with this program; syntax and scanner errors go to `errors`. */
-function analyseFiles(files: string[], project: ScanProject, modules: ModuleResolver, input: ScanInput, errors: FileError[]): Pass {
+function analyseFiles(files: string[], project: ScanProject, modules: ModuleResolver, input: ScanInput, errors: FileError[], endpointImporters: ReadonlySet<string> = new Set()): Pass {
   const ctx: ScanContext = {
     checker: project.checker,
     program: project.program,
@@ -143,7 +165,7 @@ function analyseFiles(files: string[], project: ScanProject, modules: ModuleReso
     }
     let findings;
     try {
-      findings = findSites(sf, ctx);
+      findings = findSites(sf, ctx, endpointImporters.has(file));
     } catch (err) {
       errors.push({ file: relativeFile(input.cwd, file), message: `scanner failed: ${(err as Error).message}` });
       continue;

@@ -1,0 +1,68 @@
+/**
+ * Raw HTTP whose endpoint is a constant of another module (`fetch(this.path(OpenaiPath.ChatPath))`
+ * with `OpenaiPath` in constant.ts): the file that sends the request never spells
+ * `chat/completions`, so the text prefilter alone would never look at it. The modules that export
+ * such a constant are found among the site files; the files that import them are found here, and
+ * are scanned for raw HTTP too.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from './typescript.cjs';
+import type { ModuleResolver } from '../project/resolver.js';
+
+const CHAT_ENDPOINT = /(^|\/)chat\/completions\/?(\?|$)/;
+
+/** The file exports (or module.exports) a string or template that names the Chat Completions endpoint. */
+export function exportsChatEndpoint(sf: ts.SourceFile): boolean {
+  if (!sf.text.includes('chat/completions')) return false;
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found) return;
+    if ((ts.isStringLiteralLike(n) && CHAT_ENDPOINT.test(n.text)) ||
+      (ts.isTemplateExpression(n) && [n.head, ...n.templateSpans.map((s) => s.literal)].some((p) => p.text.includes('chat/completions')))) {
+      found = true;
+      return;
+    }
+    ts.forEachChild(n, visit);
+  };
+  for (const statement of sf.statements) {
+    const exported = ts.getModifiers(statement as ts.HasModifiers)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+      || ts.isExportAssignment(statement)
+      || (ts.isExpressionStatement(statement) && /^(module\.)?exports\b/.test(statement.expression.getText(sf)));
+    if (exported) visit(statement);
+    if (found) return true;
+  }
+  return false;
+}
+
+/**
+ * The project files that import one of `modules` (resolved the way the scan resolves), among
+ * `files`, apart from `skip`. A file is read only when its text names one of the modules.
+ */
+export function importersOf(modules: ReadonlySet<string>, files: readonly string[], skip: ReadonlySet<string>, resolver: ModuleResolver, texts: ReadonlyMap<string, string>): string[] {
+  const names = [...new Set([...modules].map((m) => path.basename(m).replace(/\.[^.]+$/, '')))];
+  const mention = new RegExp(`['"\`][^'"\`\\n]*\\b(${names.map(escapeRegExp).join('|')})(\\.[a-z]+)?['"\`]`);
+  const out: string[] = [];
+  for (const file of files) {
+    if (skip.has(path.normalize(file))) continue;
+    let text = texts.get(path.normalize(file));
+    if (text === undefined) {
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch {
+        continue; // unreadable files are reported by discovery
+      }
+    }
+    if (!mention.test(text)) continue;
+    const imports = ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+    if (imports.some((spec) => {
+      const r = resolver.resolve(spec, file);
+      return r.kind === 'project' && modules.has(path.normalize(r.file));
+    })) out.push(file);
+  }
+  return out;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
