@@ -2,13 +2,17 @@
  * Synthetic source trees for the benchmarks: realistic TS/JS files of varied size (services,
  * React components, utilities, CommonJS modules), about 1% of them with Chat Completions call
  * sites of every kind, cross-file imports, and a node_modules folder that must be ignored.
- * Deterministic for a given seed.
+ * Deterministic for a given seed. `--profile dense` writes an SDK-heavy monorepo instead (half the
+ * files mention openai, few call sites, workspace packages, paths, barrels: see bench/dense.ts);
+ * there `--tsconfig` adds the root tsconfig.json that switches type-aware mode on.
  *
- *   node --import tsx bench/generate.ts <dir> <files> [--tsconfig] [--seed N]
+ *   node --import tsx bench/generate.ts <dir> <files> [--profile default|dense] [--tsconfig] [--seed N]
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rng } from './rng.js';
+import { generateDense, type DenseStats } from './dense.js';
 
 export interface TreeSpec {
   dir: string;
@@ -26,17 +30,6 @@ export interface TreeStats {
   nodeModulesFiles: number;
 }
 
-/** Small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['order', 'invoice', 'customer', 'ticket', 'payment', 'shipment', 'catalog', 'session', 'report', 'account', 'review', 'coupon', 'refund', 'inventory', 'audit'];
 
@@ -134,9 +127,26 @@ export function generateTree(spec: TreeSpec): TreeStats {
   return { files: spec.files, withSites: sites + 1, nodeModulesFiles: vendor };
 }
 
+export type Profile = 'default' | 'dense';
+export const PROFILES: readonly Profile[] = ['default', 'dense'];
+
+/** Generate a tree of either profile; `tsconfig` is the root tsconfig.json (type-aware mode). */
+export function generateProfile(profile: Profile, spec: TreeSpec): TreeStats | DenseStats {
+  if (profile === 'dense') return generateDense({ dir: spec.dir, files: spec.files, rootTsconfig: Boolean(spec.tsconfig), seed: spec.seed, ...(spec.siteRatio === undefined ? {} : { siteRatio: spec.siteRatio }) });
+  return generateTree(spec);
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const [dir, files] = process.argv.slice(2);
-  const seedIndex = process.argv.indexOf('--seed');
-  const stats = generateTree({ dir: path.resolve(dir), files: Number(files), tsconfig: process.argv.includes('--tsconfig'), seed: seedIndex > 0 ? Number(process.argv[seedIndex + 1]) : 42 });
+  const option = (name: string) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i > 0 ? process.argv[i + 1] : undefined;
+  };
+  const profile = (option('profile') ?? 'default') as Profile;
+  if (!dir || !(Number(files) > 0) || !PROFILES.includes(profile)) {
+    console.error('usage: generate.ts <dir> <files> [--profile default|dense] [--tsconfig] [--seed N]');
+    process.exit(2);
+  }
+  const stats = generateProfile(profile, { dir: path.resolve(dir), files: Number(files), tsconfig: process.argv.includes('--tsconfig'), seed: Number(option('seed') ?? 42) });
   console.log(JSON.stringify(stats));
 }
