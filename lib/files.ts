@@ -78,6 +78,14 @@ export function mayHoldCallSite(text: string): boolean {
   return SITE_PATTERN.test(text);
 }
 
+/**
+ * The text calls something a site can be: `completions.create(` (also split over lines, optional,
+ * element access), `createChatCompletion(`, or names the endpoint (raw HTTP).
+ */
+export function callsSomething(text: string): boolean {
+  return /completions[\s'"\][?.]{0,40}(create|parse|stream|runTools|runFunctions)[\s'"\]?.]{0,8}\(|createChatCompletion\s*\(|chat\/completions/.test(text);
+}
+
 /** The cheap text prefilter: false means the file cannot contain an OpenAI chat call site or client. */
 export function mayContainCallSite(text: string): boolean {
   return PREFILTER_PATTERN.test(text);

@@ -7,7 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { TransformJob, TransformResult } from './apply.js';
 import type { TransformContext } from '../transforms/index.js';
-import { discoverFiles, mayHoldCallSite, readCandidates } from './files.js';
+import { callsSomething, discoverFiles, readCandidates } from './files.js';
 
 export type HelperRequest =
   | { type: 'begin'; paths: string[]; cwd: string }
@@ -24,9 +24,9 @@ async function walkAndRead(paths: string[], cwd: string): Promise<{ path: string
     const discovery = discoverFiles(paths, cwd);
     const read = await readCandidates(discovery.files, cwd);
     port.postMessage({ type: 'io', ok: true, discovery, read } satisfies HelperReply);
-    // only the files that can hold a site are parsed ahead; another file the plan edits (a
-    // definition a site imports) is parsed when its transform runs
-    return read.candidates.filter((c) => mayHoldCallSite(c.text));
+    // only the files that call something a site can be are parsed ahead (a test that only mocks
+    // `create` is never rewritten); another file the plan edits is parsed when its transform runs
+    return read.candidates.filter((c) => callsSomething(c.text));
   } catch (err) {
     const e = err as Error;
     port.postMessage({ type: 'io', ok: false, name: e.name, message: e.message } satisfies HelperReply);

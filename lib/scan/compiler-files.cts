@@ -17,5 +17,5 @@ export const COMPILER_PACKAGE_JSON = path.join(path.dirname(COMPILER_FILE), '..'
 export const TS_MORPH_LOOKUP_PATHS = tsMorphRequire.resolve.paths('@ts-morph/common') ?? [];
 /** Next to the compiled scanner (dist/lib/scan), made by scripts/build-code-cache.mjs. */
 export const COMPILER_CODE_CACHE = path.join(__dirname, 'typescript.v8cache');
-/** The ECMAScript lib files import tracking loads, extracted at build time (scripts/build-es-lib.mjs). */
-export const ES_LIB_FILE = path.join(__dirname, 'es-lib.json');
+/** The compiler's lib files, extracted at build time (scripts/build-lib-files.mjs). */
+export const LIB_FILES = path.join(__dirname, 'lib-files.json');

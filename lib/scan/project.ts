@@ -15,7 +15,8 @@ import path from 'node:path';
 import { MAX_NESTING, maxNesting } from './guards.js';
 import { tsMorphRequire } from './compiler-files.cjs';
 import ts from './typescript.cjs';
-import { esLibFiles } from './es-lib.js';
+import { libFiles } from './lib-files.js';
+import { importDepths } from './import-depth.js';
 import type { ModuleResolver } from '../project/resolver.js';
 
 /** ts-morph's core package (its dependency, resolved as it does), for its bundled lib files. */
@@ -88,6 +89,8 @@ export interface ProjectInput {
   resolver: ModuleResolver;
   /** Import tracking with the ECMAScript lib. */
   withLib?: boolean;
+  /** Steps of import followed from the roots (lib/scan/import-depth.ts). */
+  maxDepth?: number;
   /**
    * Source files parsed by an earlier program of the same run, reused (and filled): a second
    * program then parses and binds only what the first did not have.
@@ -116,9 +119,9 @@ function build(input: ProjectInput, tsconfig: string | undefined): ScanProject {
     : input.withLib ? WITH_ES_LIB : FALLBACK_OPTIONS;
   const memory = new Map(input.candidates.map((c) => [path.normalize(c.path), c.text]));
   const host = ts.createCompilerHost(options, true);
-  // ts-morph bundles the lib files (the compiler it ships has no lib folder on disk); import
-  // tracking needs only the ECMAScript ones, extracted at build time
-  const libs = config ? tsMorphCommon().getLibFiles() : input.withLib ? esLibFiles(() => tsMorphCommon().getLibFiles()) : [];
+  // ts-morph bundles the lib files (the compiler it ships has no lib folder on disk)
+  // the program reads only the lib files its options name
+  const libs = config || input.withLib ? libFiles(() => tsMorphCommon().getLibFiles()) : [];
   for (const lib of libs) memory.set(path.join(LIB_FOLDER, lib.fileName), lib.text);
   host.getDefaultLibLocation = () => LIB_FOLDER;
   host.getDefaultLibFileName = (o) => path.join(LIB_FOLDER, ts.getDefaultLibFileName(o));
@@ -127,7 +130,8 @@ function build(input: ProjectInput, tsconfig: string | undefined): ScanProject {
   const readFile = host.readFile.bind(host);
   const getSourceFile = host.getSourceFile.bind(host);
   host.readFile = (file) => memory.get(path.normalize(file)) ?? readFile(file);
-  const sources = input.sources;
+  // a fresh tree cache per program in type-aware mode (its parse options differ), shared otherwise
+  const sources = !config && input.sources ? input.sources : new Map<string, ts.SourceFile>();
   host.getSourceFile = (file, languageVersion, onError, shouldCreate) => {
     const key = path.normalize(file);
     const reused = sources?.get(key);
@@ -136,10 +140,28 @@ function build(input: ProjectInput, tsconfig: string | undefined): ScanProject {
     const sf = text !== undefined
       ? ts.createSourceFile(file, text, languageVersion, true, scriptKindFor(file))
       : getSourceFile(file, languageVersion, onError, shouldCreate);
-    if (sf && sources && !config) sources.set(key, sf);
+    if (sf) sources.set(key, sf);
     return sf;
   };
-  host.resolveModuleNames = resolvedBy(input.resolver, host, options, Boolean(config));
+  const safe = new Map<string, boolean>();
+  /** A file the parsers can take safely (MAX_NESTING); the ones in memory were checked already. */
+  const isSafeToParse = (file: string): boolean => {
+    const key = path.normalize(file);
+    if (memory.has(key) || key.endsWith('.d.ts')) return true;
+    let ok = safe.get(key);
+    if (ok === undefined) {
+      try {
+        ok = maxNesting(readFileSync(file, 'utf8')) <= MAX_NESTING;
+      } catch {
+        ok = false;
+      }
+      safe.set(key, ok);
+    }
+    return ok;
+  };
+  const target = options.target ?? ts.ScriptTarget.ESNext;
+  const depths = importDepths(input.roots, input.resolver, (file) => (isSafeToParse(file) ? host.getSourceFile(file, target) : undefined), input.maxDepth);
+  host.resolveModuleNames = resolvedBy(input.resolver, host, options, Boolean(config), (file) => depths.has(path.normalize(file)) && isSafeToParse(file));
   const program = ts.createProgram({ rootNames: input.roots, options, host });
   const checker = program.getTypeChecker();
   return {
@@ -170,29 +192,14 @@ function readConfig(tsconfig: string): ts.ParsedCommandLine {
 
 /**
  * The program's module resolution is the project resolver's (lib/project/resolver.ts): project
- * files however they are reached (relative, `paths`, `#imports`, workspace packages); packages only
- * in type-aware mode, where their declarations come from node_modules. A project file the parsers
- * cannot take safely (MAX_NESTING) is left unresolved rather than loaded.
+ * files however they are reached (relative, `paths`, `#imports`, workspace packages), within the
+ * import depth and safe to parse (`loadable`); packages only in type-aware mode, where their
+ * declarations come from node_modules. An import left unresolved simply has no value.
  */
-function resolvedBy(resolver: ModuleResolver, host: ts.CompilerHost, options: ts.CompilerOptions, typeAware: boolean): ts.CompilerHost['resolveModuleNames'] {
-  const safe = new Map<string, boolean>();
-  const isSafe = (file: string): boolean => {
-    let ok = safe.get(file);
-    if (ok === undefined) {
-      try {
-        ok = file.endsWith('.d.ts') || maxNesting(host.readFile(file) ?? readFileSync(file, 'utf8')) <= MAX_NESTING;
-      } catch {
-        ok = false;
-      }
-      safe.set(file, ok);
-    }
-    return ok;
-  };
+function resolvedBy(resolver: ModuleResolver, host: ts.CompilerHost, options: ts.CompilerOptions, typeAware: boolean, loadable: (file: string) => boolean): ts.CompilerHost['resolveModuleNames'] {
   return (moduleNames, containingFile) => moduleNames.map((name) => {
     const r = resolver.resolve(name, containingFile);
-    if (r.kind === 'project') {
-      return isSafe(r.file) ? { resolvedFileName: r.file, extension: extensionOf(r.file), isExternalLibraryImport: false } : undefined;
-    }
+    if (r.kind === 'project') return loadable(r.file) ? { resolvedFileName: r.file, extension: extensionOf(r.file), isExternalLibraryImport: false } : undefined;
     if (r.kind === 'package' && typeAware) return ts.resolveModuleName(r.module, containingFile, options, host).resolvedModule;
     return undefined;
   });
