@@ -10,7 +10,8 @@ import path from 'node:path';
 import ts from './typescript.cjs';
 import type { ModuleResolver } from '../project/resolver.js';
 
-const CHAT_ENDPOINT = /(^|\/)chat\/completions\/?(\?|$)/;
+/** The endpoint (a URL or a path), not the SDK's module path `openai/resources/chat/completions`. */
+const CHAT_ENDPOINT = /(^|(?<!resources)\/)chat\/completions\/?(\?|$)/;
 
 /** The file exports (or module.exports) a string or template that names the Chat Completions endpoint. */
 export function exportsChatEndpoint(sf: ts.SourceFile): boolean {
@@ -19,7 +20,7 @@ export function exportsChatEndpoint(sf: ts.SourceFile): boolean {
   const visit = (n: ts.Node): void => {
     if (found) return;
     if ((ts.isStringLiteralLike(n) && CHAT_ENDPOINT.test(n.text)) ||
-      (ts.isTemplateExpression(n) && [n.head, ...n.templateSpans.map((s) => s.literal)].some((p) => p.text.includes('chat/completions')))) {
+      (ts.isTemplateExpression(n) && [n.head, ...n.templateSpans.map((s) => s.literal)].some((p) => /(?<!resources\/)chat\/completions/.test(p.text)))) {
       found = true;
       return;
     }

@@ -75,7 +75,7 @@ export function scan(input: ScanInput): ScanResult {
   const siteFiles = candidates.filter((c) => mayHoldCallSite(c.text));
   const roots = [...siteFiles, ...candidates.filter((c) => !mayHoldCallSite(c.text) && SUBCLASS.test(c.text))].map((c) => c.path);
   const sources = new Map<string, ts.SourceFile>();
-  let project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources, maxDepth: Number(process.env.MIGRATE_RESPONSES_DEPTH) || undefined });
+  let project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
 
   // a file the scan reads into the program (to follow a client, a value) that does not parse is
   // reported like a site file that does not parse; files it never needed are never parsed

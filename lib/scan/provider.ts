@@ -282,13 +282,27 @@ export class ProviderResolver {
     return sdk('unknown', { code: 'provider-unknown', detail: 'runtime-base-url' });
   }
 
-  private constString(v: ts.Expression): string | undefined {
-    if (!ts.isIdentifier(v)) return undefined;
-    const decl = declarationOf(this.ctx.checker, v);
-    if (decl && ts.isVariableDeclaration(decl) && decl.initializer && (decl.parent.flags & ts.NodeFlags.Const)) {
-      return stringValue(decl.initializer);
+  /** A string a const holds (`BASE`, also imported), or a property of a const object (`settings.gateway`). */
+  private constString(v: ts.Expression, depth = 0): string | undefined {
+    const e = unwrap(v);
+    if (depth > 4) return undefined;
+    const literal = stringValue(e);
+    if (literal !== undefined) return literal;
+    if (ts.isPropertyAccessExpression(e)) {
+      const obj = this.constInitializer(unwrap(e.expression));
+      const value = obj && ts.isObjectLiteralExpression(obj) ? propertyValue(obj.properties.find((p) => propertyNameText(p.name) === e.name.text)) : undefined;
+      return value && this.constString(value, depth + 1);
     }
-    return undefined;
+    const init = this.constInitializer(e);
+    return init && this.constString(init, depth + 1);
+  }
+
+  /** The initialiser of the const an identifier names, through imports of project modules. */
+  private constInitializer(e: ts.Expression): ts.Expression | undefined {
+    if (!ts.isIdentifier(e)) return undefined;
+    let decl = declarationOf(this.ctx.checker, e);
+    if (decl && (ts.isImportSpecifier(decl) || ts.isImportClause(decl))) decl = aliasTarget(this.ctx.checker, decl);
+    return decl && ts.isVariableDeclaration(decl) && decl.initializer && (decl.parent.flags & ts.NodeFlags.Const) ? unwrap(decl.initializer) : undefined;
   }
 
   private mentionsApiVersion(query: ts.Expression): boolean {
