@@ -160,7 +160,10 @@ function build(input: ProjectInput, tsconfig: string | undefined): ScanProject {
     return ok;
   };
   const target = options.target ?? ts.ScriptTarget.ESNext;
-  const depths = importDepths(input.roots, input.resolver, (file) => (isSafeToParse(file) ? host.getSourceFile(file, target) : undefined), input.maxDepth);
+  const depths = importDepths(input.roots, input.resolver, {
+    sourceOf: (file) => (isSafeToParse(file) ? host.getSourceFile(file, target) : undefined),
+    textOf: (file) => host.readFile(file),
+  }, input.maxDepth);
   host.resolveModuleNames = resolvedBy(input.resolver, host, options, Boolean(config), (file) => depths.has(path.normalize(file)) && isSafeToParse(file));
   const program = ts.createProgram({ rootNames: input.roots, options, host });
   const checker = program.getTypeChecker();
