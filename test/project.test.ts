@@ -4,13 +4,15 @@
  * unresolved) on the fixture layouts and on small trees made here.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { expandPattern, pnpmPackages, ProjectLayout } from '../lib/project/layout.js';
 import { ModuleResolver, type Resolution } from '../lib/project/resolver.js';
 import { canonicalModule, packageSpecifier } from '../lib/project/specifiers.js';
+import { importDepths } from '../lib/scan/import-depth.js';
+import ts from '../lib/scan/typescript.cjs';
 import { FIXTURES } from './helpers/fixtures.js';
 
 const dirs: string[] = [];
@@ -162,5 +164,48 @@ describe('the resolver on small trees', () => {
       'app/main.ts': '',
     });
     assert.equal(shown(resolver().resolve('@x/gen', path.join(dir, 'app/main.ts')), dir), 'unresolved');
+  });
+});
+
+describe('which files the program loads (lib/scan/import-depth.ts)', () => {
+  const depthsOf = (dir: string, roots: string[]) => {
+    const parsed: string[] = [];
+    const depths = importDepths(roots.map((r) => path.join(dir, r)), resolver(), {
+      sourceOf: (f) => {
+        parsed.push(path.relative(dir, f));
+        return ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.ESNext, true);
+      },
+      textOf: (f) => readFileSync(f, 'utf8'),
+    });
+    return { loaded: Object.fromEntries([...depths].map(([f, d]) => [path.relative(dir, f), d])), parsed: [...new Set(parsed)].sort() };
+  };
+  const CALL = "export const go = () => client.chat.completions.create({ model: 'm', messages: [] });\n";
+
+  it('through a barrel only the target that can export the imported name is loaded (and parsed)', () => {
+    const dir = tree({
+      'site.ts': `import { client } from './lib';\n${CALL}`,
+      'lib/index.ts': "export * from './client';\nexport * from './tools';\nexport { helper } from './helper';\n",
+      'lib/client.ts': "import OpenAI from 'openai';\nexport const client = new OpenAI();\n",
+      'lib/tools.ts': 'export const tools = [];\n',
+      'lib/helper.ts': 'export function helper() {}\n',
+    });
+    const { loaded, parsed } = depthsOf(dir, ['site.ts']);
+    assert.deepEqual(loaded, { 'site.ts': 0, 'lib/index.ts': 1, 'lib/client.ts': 1 });
+    assert.deepEqual(parsed, ['lib/client.ts', 'lib/index.ts', 'site.ts']);
+  });
+
+  it('a namespace import loads every target; two steps are followed, not three; a file that calls nothing expands nothing', () => {
+    const dir = tree({
+      'site.ts': `import * as lib from './lib';\nimport { a } from './a';\nconst client = lib.client;\n${CALL}`,
+      'mock.test.ts': "import { a } from './a';\nclient.chat.completions.create.mockResolvedValue(a);\n",
+      'lib/index.ts': "export * from './client';\nexport * from './tools';\n",
+      'lib/client.ts': 'export const client = 1;\n',
+      'lib/tools.ts': 'export const tools = [];\n',
+      'a.ts': "import { b } from './b';\nexport const a = b;\n",
+      'b.ts': "import { c } from './c';\nexport const b = c;\n",
+      'c.ts': 'export const c = 1;\n',
+    });
+    const { loaded } = depthsOf(dir, ['site.ts', 'mock.test.ts']);
+    assert.deepEqual(loaded, { 'site.ts': 0, 'mock.test.ts': 0, 'lib/index.ts': 1, 'lib/client.ts': 1, 'lib/tools.ts': 1, 'a.ts': 1, 'b.ts': 2 });
   });
 });
