@@ -41,7 +41,7 @@ function isBarrel(sf: ts.SourceFile): boolean {
  */
 function mayBeBarrel(text: string): boolean {
   const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
-  return code.split(/;|\n/).map((l) => l.trim()).filter(Boolean).every((l) => /^(import|export)\b|^[\w$,{}\s*]+$|^(from\s+)?['"][^'"]*['"]$|^\}?\s*from\s+['"]/.test(l));
+  return code.split(/;|\n/).map((l) => l.trim()).filter(Boolean).every((l) => /^import\b|^export\s+(type\s+)?[*{]|^[\w$,{}\s*]+$|^(from\s+)?['"][^'"]*['"]$|^\}?\s*from\s+['"]/.test(l));
 }
 
 /** What a file imports, with the names it asks for (side-effect imports bind nothing and are left out). */
