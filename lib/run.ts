@@ -44,7 +44,8 @@ function timer(): (phase: string) => void {
   let last = performance.now();
   return (phase) => {
     const now = performance.now();
-    process.stderr.write(`timing ${phase} ${(now - last).toFixed(1)}ms\n`);
+    const { rss, heapUsed } = process.memoryUsage();
+    process.stderr.write(`timing ${phase} ${(now - last).toFixed(1)}ms (rss ${(rss / 1048576).toFixed(0)} MB, heap ${(heapUsed / 1048576).toFixed(0)} MB)\n`);
     last = now;
   };
 }

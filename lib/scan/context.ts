@@ -14,6 +14,11 @@ export interface ScanContext extends BindingScope {
   allow: AllowList;
   /** Classes in project files that extend the given class. */
   subclassesOf(cls: ts.ClassLikeDeclaration): ts.ClassLikeDeclaration[];
+  /**
+   * Names of the classes whose field held a client while this pass ran: the scan loads the files
+   * that may subclass them and runs again when any is missing from the program.
+   */
+  fieldOwners: Set<string>;
 }
 
 export const relativeFile = relativePath;

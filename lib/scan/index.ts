@@ -69,56 +69,49 @@ export function scan(input: ScanInput): ScanResult {
     return false;
   });
   const modules = new ModuleResolver(new ProjectLayout());
-  // the program starts from the files that can hold a site, and from the candidates that declare
-  // subclasses (P-SUBCLASS: a subclass may change the client a base-class method calls through);
-  // everything else enters only when one of these imports it
+  // The first program holds the files that can hold a site and what they import (import-depth.ts).
+  // A pass can find that a question needs more; the next program adds it (trees already parsed
+  // are reused) and the files concerned are analysed again:
+  //  - the subclasses of a class whose field holds a client (P-SUBCLASS: a subclass may change
+  //    the client a base-class method calls through): candidate files that extend something and
+  //    name that class;
+  //  - the importers of a module that exports the Chat Completions endpoint (raw HTTP);
+  //  - the ECMAScript lib, in import tracking, when a message's type needs it.
   const siteFiles = candidates.filter((c) => mayHoldCallSite(c.text));
-  const roots = [...siteFiles, ...candidates.filter((c) => !mayHoldCallSite(c.text) && SUBCLASS.test(c.text))].map((c) => c.path);
+  const sitePaths = siteFiles.map((c) => c.path);
+  const siteSet = new Set(sitePaths.map((p) => path.normalize(p)));
+  const roots = [...sitePaths];
   const sources = new Map<string, ts.SourceFile>();
   let project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
+  let pass = analyseFiles(sitePaths, project, modules, input);
 
-  // a file the scan reads into the program (to follow a client, a value) that does not parse is
-  // reported like a site file that does not parse; files it never needed are never parsed
-  const siteSet = new Set(siteFiles.map((c) => path.normalize(c.path)));
-  for (const sf of project.program.getSourceFiles()) {
-    if (siteSet.has(path.normalize(sf.fileName)) || !isProjectFile(sf)) continue;
-    const problems = syntaxErrors(sf);
-    if (problems.length) errors.push({ file: relativeFile(input.cwd, sf.fileName), message: syntaxMessage(problems) });
-  }
-
-  let pass = analyseFiles(siteFiles.map((c) => c.path), project, modules, input, errors);
-  // raw HTTP to an endpoint constant of another module: the importers of such modules are scanned too
-  let importerSet = new Set<string>();
-  const endpointModules = new Set(siteFiles.map((c) => project.sourceFile(c.path)).filter((sf): sf is ts.SourceFile => Boolean(sf && exportsChatEndpoint(sf))).map((sf) => path.normalize(sf.fileName)));
-  if (endpointModules.size && input.files) {
-    const texts = new Map(candidates.map((c) => [path.normalize(c.path), c.text]));
-    const importers = importersOf(endpointModules, input.files, siteSet, modules, texts);
-    if (importers.length) {
-      roots.push(...importers);
-      project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
-      for (const file of importers) {
-        const sf = project.sourceFile(file);
-        const problems = sf ? syntaxErrors(sf) : [];
-        if (problems.length) errors.push({ file: relativeFile(input.cwd, file), message: syntaxMessage(problems) });
-      }
-      importerSet = new Set(importers);
-      const more = analyseFiles(importers, project, modules, input, errors, importerSet);
-      pass = { analysed: [...pass.analysed, ...more.analysed], mockFiles: pass.mockFiles, assumedDefault: pass.assumedDefault || more.assumedDefault };
-    }
+  const subclassFiles = subclassCandidates(pass.fieldOwners, candidates.filter((c) => !siteSet.has(path.normalize(c.path))));
+  const endpointModules = new Set(sitePaths.map((p) => project.sourceFile(p)).filter((sf): sf is ts.SourceFile => Boolean(sf && exportsChatEndpoint(sf))).map((sf) => path.normalize(sf.fileName)));
+  const importers = endpointModules.size && input.files
+    ? importersOf(endpointModules, input.files, siteSet, modules, new Map(candidates.map((c) => [path.normalize(c.path), c.text])))
+    : [];
+  const importerSet = new Set(importers);
+  if (subclassFiles.length || importers.length) {
+    roots.push(...subclassFiles, ...importers);
+    project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
+    pass = analyseFiles([...sitePaths, ...importers], project, modules, input, importerSet);
   }
   // Import tracking leaves out the ECMAScript lib (it costs more than the rest of a typical scan).
   // When a site's messages could not be typed because of it (`input.trim()` has no type without
-  // the lib), the files with such sites are analysed again with a program that has it; parsed
-  // and bound files are reused, so this costs the lib and the type questions only.
+  // the lib), the files with such sites are analysed again with a program that has it.
   const gaps = new Set(pass.analysed.filter((a) => a.analysis.libTypeGap).map((a) => a.sf.fileName));
   if (gaps.size && !project.typeAware && !project.degraded) {
     project = createScanProject({ candidates, roots, resolver: modules, sources, withLib: true });
-    const again = analyseFiles([...gaps], project, modules, input, [], importerSet);
-    pass = {
-      analysed: [...pass.analysed.filter((a) => !gaps.has(a.sf.fileName)), ...again.analysed],
-      mockFiles: pass.mockFiles,
-      assumedDefault: pass.assumedDefault || again.assumedDefault,
-    };
+    const again = analyseFiles([...gaps], project, modules, input, importerSet);
+    pass = { ...pass, analysed: [...pass.analysed.filter((a) => !gaps.has(a.sf.fileName)), ...again.analysed], assumedDefault: pass.assumedDefault || again.assumedDefault };
+  }
+  errors.push(...pass.errors);
+  // a file the scan read into the program (to follow a client, a value) that does not parse is
+  // reported like a site file that does not parse; files it never needed are never parsed
+  for (const sf of project.program.getSourceFiles()) {
+    if (siteSet.has(path.normalize(sf.fileName)) || importerSet.has(sf.fileName) || !isProjectFile(sf)) continue;
+    const problems = syntaxErrors(sf);
+    if (problems.length) errors.push({ file: relativeFile(input.cwd, sf.fileName), message: syntaxMessage(problems) });
   }
   const { analysed, mockFiles, assumedDefault } = pass;
 
@@ -140,10 +133,34 @@ interface Pass {
   /** Files with test doubles of chat.completions (N04). */
   mockFiles: string[];
   assumedDefault: boolean;
+  /** Classes whose field holds a site's client: their subclasses matter (P-SUBCLASS). */
+  fieldOwners: Set<string>;
+  /** Site files that do not parse, or whose sites could not be found. */
+  errors: FileError[];
+}
+
+/**
+ * Candidate files that may subclass one of `owners` (a class whose field holds a client): they
+ * extend something and name the class (also under an import alias: the import names it). Their
+ * own classes may be subclassed in turn, so the search runs until it finds nothing new.
+ */
+function subclassCandidates(owners: ReadonlySet<string>, candidates: readonly CandidateText[]): string[] {
+  const names = new Set(owners);
+  const found = new Set<CandidateText>();
+  for (let grew = names.size > 0; grew;) {
+    grew = false;
+    for (const c of candidates) {
+      if (found.has(c) || !SUBCLASS.test(c.text) || ![...names].some((n) => c.text.includes(n))) continue;
+      found.add(c);
+      grew = true;
+      for (const m of c.text.matchAll(/\bclass\s+([A-Za-z_$][\w$]*)/g)) names.add(m[1]);
+    }
+  }
+  return [...found].map((c) => c.path);
 }
 
 /** Find and analyse the sites of these files with this program; syntax and scanner errors go to `errors`. */
-function analyseFiles(files: string[], project: ScanProject, modules: ModuleResolver, input: ScanInput, errors: FileError[], endpointImporters: ReadonlySet<string> = new Set()): Pass {
+function analyseFiles(files: string[], project: ScanProject, modules: ModuleResolver, input: ScanInput, endpointImporters: ReadonlySet<string> = new Set()): Pass {
   const ctx: ScanContext = {
     checker: project.checker,
     program: project.program,
@@ -152,9 +169,11 @@ function analyseFiles(files: string[], project: ScanProject, modules: ModuleReso
     allow: input.allow,
     subclassesOf: buildSubclassIndex(project.program, project.checker),
     resolve: (specifier, fromFile) => modules.resolve(specifier, fromFile),
+    fieldOwners: new Set(),
   };
   const resolver = new ProviderResolver(ctx);
-  const pass: Pass = { analysed: [], mockFiles: [], assumedDefault: false };
+  const errors: FileError[] = [];
+  const pass: Pass = { analysed: [], mockFiles: [], assumedDefault: false, fieldOwners: ctx.fieldOwners, errors };
   for (const file of files) {
     const sf = project.sourceFile(file);
     if (!sf) continue;

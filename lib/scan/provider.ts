@@ -496,6 +496,7 @@ export class ProviderResolver {
 
   /** `this.client`: the field's initialiser, every `this.client = …` in the class and its subclasses, getters. */
   private fromThisField(cls: ts.ClassLikeDeclaration, name: string, use: ts.Node, depth: number): Origin[] {
+    if (cls.name) this.ctx.fieldOwners.add(cls.name.text);
     const classes = [cls, ...this.ctx.subclassesOf(cls)];
     const values: ts.Expression[] = [];
     let injected: ts.ParameterDeclaration | undefined;
