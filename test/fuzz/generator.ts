@@ -614,6 +614,21 @@ function resultReads(ctx: Ctx, w: Writer, v: string, opts: { tools?: boolean } =
       case 'alias': {
         const m = fresh('msg');
         w.stmt(`const ${m} = ${v}.choices[0].message`);
+        // a reflective test of the message through its alias (second stream): reported with the
+        // message's path, as the same test on `${v}.choices[0].message` would be
+        const reflect = ctx.x.bool(0.2) ? ctx.x.weighted([['in', 2], ['has-own', 2], ['keys', 1]]) : undefined;
+        if (reflect) shape(ctx, `reflect-message:${reflect}`);
+        const key = s(ctx.x.pick(['tool_calls', 'refusal', 'content']));
+        if (reflect === 'in') {
+          force(ctx, 'no-equivalent-result:reflection on choices[0].message');
+          w.stmt(`if (${key} in ${m}) console.log(${s('has it')})`);
+        } else if (reflect === 'has-own') {
+          force(ctx, 'no-equivalent-result:choices[0].message.hasOwnProperty');
+          w.stmt(`if (${m}.hasOwnProperty(${key})) console.log(${s('has it')})`);
+        } else if (reflect === 'keys') {
+          force(ctx, 'result-escapes:argument');
+          w.stmt(`console.log(Object.keys(${m}))`);
+        }
         w.stmt(`console.log(${m}.content${rng.bool() ? '?.length' : ''})`);
         break;
       }
@@ -724,21 +739,25 @@ function reflectiveRead(ctx: Ctx, w: Writer, v: string): void {
  * A reflective test of a stream chunk, first thing in the loop (second stream). The loop variable
  * used otherwise than by a read is handed off (S-TEXT: `stream-handoff`, `reflect` for `in`,
  * `argument` when passed to a function); a method the chunk table does not know has no equivalent.
+ * Not `own`: the loop iterates a stream the site handed off, so its reads are not the site's.
  */
-function chunkReflectiveRead(ctx: Ctx, w: Writer, ev: string): void {
+function chunkReflectiveRead(ctx: Ctx, w: Writer, ev: string, own = true): void {
   const x = ctx.x;
+  const expect = (reason: string) => {
+    if (own) force(ctx, reason);
+  };
   const s = (t: string) => ctx.p.str(t);
   const form = x.weighted([['in', 2], ['has-own', 2], ['has-own-static', 1]]);
   shape(ctx, `reflect-chunk:${form}`);
   const key = s(x.weighted([['choices', 3], ['usage', 1]]));
   if (form === 'in') {
-    force(ctx, 'stream-handoff:reflect');
+    expect('stream-handoff:reflect');
     w.stmt(`if (!(${key} in ${ev})) continue`);
   } else if (form === 'has-own') {
-    force(ctx, 'no-equivalent-result');
+    expect('no-equivalent-result');
     w.stmt(`if (!${ev}.hasOwnProperty(${key})) continue`);
   } else {
-    force(ctx, 'stream-handoff:argument');
+    expect('stream-handoff:argument');
     w.stmt(`if (!Object.hasOwn(${ev}, ${key})) continue`);
   }
 }
@@ -775,7 +794,12 @@ function createBlock(ctx: Ctx, name: string): Block {
         w.line('// migrate-responses-ignore');
       };
       if (binding !== 'let-later') optOut();
-      const c = receiver === 'direct' ? call(ctx, 'create', plan.arg, w.depth) : receiverCall(ctx, w, receiver, plan.arg);
+      let c = receiver === 'direct' ? call(ctx, 'create', plan.arg, w.depth) : receiverCall(ctx, w, receiver, plan.arg);
+      if (ctx.x.bool(0.08)) {
+        // errors rethrown from the request promise: the result is the same
+        shape(ctx, 'promise:catch-rethrow');
+        c = `${c}.catch((e) => {\n${ctx.p.ind(w.depth + 1)}throw new Error(${ctx.ts ? '(e as Error)' : 'e'}.message)${ctx.st.semi ? ';' : ''}\n${ctx.p.ind(w.depth)}})`;
+      }
       switch (binding) {
         case 'destructure': {
           w.stmt(`const { choices } = await ${c}`);
@@ -827,6 +851,16 @@ function createBlock(ctx: Ctx, name: string): Block {
         }
         default: {
           const v = rng.pick(RESULT_NAMES);
+          if (receiver === 'direct' && !ignore && ctx.x.bool(0.08)) {
+            // the request promise handed to a timing wrapper (P21): the result is out of view
+            shape(ctx, 'promise:measured');
+            force(ctx, 'result-escapes:argument');
+            measurePrelude(ctx);
+            w.stmt(`${binding} ${v} = await measure(${c})`);
+            if (ctx.x.bool()) w.stmt(`if (!${v}.output.hasOwnProperty(${ctx.p.str('choices')}) || ${v}.output.choices.length === 0) return null`);
+            w.stmt(`return ${v}.output.choices[0].message.content`);
+            break;
+          }
           w.stmt(`${binding} ${v} = await ${c}`);
           resultReads(ctx, w, v);
         }
@@ -834,6 +868,17 @@ function createBlock(ctx: Ctx, name: string): Block {
     },
   };
   return block;
+}
+
+/** `measure(promise)`: times a request, as performance monitors of multi-provider apps do. */
+function measurePrelude(ctx: Ctx): void {
+  addPrelude(ctx, 'measure', (w) => {
+    w.open(`async function measure${ctx.ts ? '<T>' : ''}(promise${ann(ctx, 'Promise<T>')})${ann(ctx, 'Promise<{ output: T; duration: number }>')}`);
+    w.stmt('const start = Date.now()');
+    w.stmt('const output = await promise');
+    w.stmt('return { output, duration: Date.now() - start }');
+    w.close();
+  });
 }
 
 type Receiver = 'direct' | 'chat-alias' | 'completions-alias' | 'completions-destructure' | 'bind' | 'call' | 'detached-call';
@@ -901,18 +946,28 @@ function streamBlock(ctx: Ctx, name: string): Block {
     body: (w) => {
       plan.setup(w);
       let source: string;
+      let measured = false;
       if (inline) {
         shape(ctx, 'stream:for-await-inline');
         source = `await ${call(ctx, 'create', plan.arg, w.depth)}`;
       } else {
         source = rng.pick(['stream', 'completion', 'sse']);
-        w.stmt(`const ${source} = await ${call(ctx, 'create', plan.arg, w.depth)}`);
+        if (ctx.x.bool(0.08)) {
+          // the stream promise handed to a timing wrapper: the stream is out of view (S-HANDOFF)
+          shape(ctx, 'stream:measured');
+          force(ctx, 'stream-handoff:argument');
+          measured = true;
+          measurePrelude(ctx);
+          w.stmt(`const measured = await measure(${call(ctx, 'create', plan.arg, w.depth)})`);
+          w.stmt(`const ${source} = measured.output`);
+        } else w.stmt(`const ${source} = await ${call(ctx, 'create', plan.arg, w.depth)}`);
       }
       w.stmt(`let out = ${s('')}`);
       if (readUsage) w.stmt('let total = 0');
       if (readFinish) w.stmt('let truncated = false');
       w.open(`for await (const ${ev} of ${source})`);
-      if (ctx.x.bool(0.12)) chunkReflectiveRead(ctx, w, ev);
+      // (the loop over a stream handed off is not the site's own: its reads are not the site's)
+      if (ctx.x.bool(0.12)) chunkReflectiveRead(ctx, w, ev, !measured);
       const text = rng.weighted([['nullish', 3], ['or', 1], ['alias', 1], ['write', 1]]);
       shape(ctx, `stream:text-${text}`);
       if (text === 'nullish') w.stmt(`out += ${ev}.choices[0]?.delta?.content ?? ${s('')}`);
