@@ -22,6 +22,8 @@ interface ChunkChain {
   accessed: string[];
   /** Usage fields renamed (input_tokens…), with the original optional flags. */
   usageLinks: ChainLink[];
+  /** The path in the chunk of a root that is an alias (`const delta = chunk.choices[0]?.delta`): reasons name it. */
+  path?: string[];
 }
 
 export class StreamAnalyzer {
@@ -293,7 +295,8 @@ export class StreamAnalyzer {
         if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
           // `const delta = chunk.choices[0]?.delta`: the alias holds the event itself
           edit('collapse', end);
-          for (const ref of this.references(parent.name)) this.chunk(ref, shape, { root: ref, accessed: [], usageLinks: [] });
+          const path = [...(chain.path ?? []), ...chain.accessed];
+          for (const ref of this.references(parent.name)) this.chunk(ref, shape, { root: ref, accessed: [], usageLinks: [], path });
           return;
         }
         return this.site.reason('no-equivalent-result', describe(chain));
@@ -573,6 +576,6 @@ function accessOf(outer: ts.Node, parent: ts.Node): Access | undefined {
 }
 
 function describe(chain: ChunkChain, next?: string): string {
-  const names = ['chunk', ...chain.accessed, ...(next ? [next] : [])].map((n) => (n === INDEX0 ? '[0]' : n === ANY ? '[i]' : n));
+  const names = ['chunk', ...(chain.path ?? []), ...chain.accessed, ...(next ? [next] : [])].map((n) => (n === INDEX0 ? '[0]' : n === ANY ? '[i]' : n));
   return names.join('.').replace(/\.\[/g, '[');
 }
