@@ -155,7 +155,7 @@ export class StreamAnalyzer {
       for (const el of param.name.elements) {
         const key = (el.propertyName ?? el.name).getText();
         if (noEquivalent.has(key)) return this.site.reason('no-equivalent-result', `${event}.${key}`);
-        const to = fields[key];
+        const to = ownEntry(fields, key);
         if (to === undefined) return this.site.reason('no-equivalent-result', `${event}.${key}`);
         if (to === key) continue;
         if (el.propertyName) this.site.edit({ op: 'rename', rule: 'S-HELPER', ...this.site.range(el.propertyName), to });
@@ -168,8 +168,10 @@ export class StreamAnalyzer {
       const parent = climbWrappers(ref).parent;
       if (!ts.isPropertyAccessExpression(parent)) return this.site.reason('stream-handoff', 'argument');
       const key = parent.name.text;
-      if (noEquivalent.has(key) || fields[key] === undefined) return this.site.reason('no-equivalent-result', `${event}.${key}`);
-      if (fields[key] !== key) this.site.edit({ op: 'rename', rule: 'S-HELPER', ...this.site.range(parent.name), to: fields[key] });
+      // own keys only: `e.constructor` is not a payload field (lib/rules/lookup.ts)
+      const to = ownEntry(fields, key);
+      if (noEquivalent.has(key) || to === undefined) return this.site.reason('no-equivalent-result', `${event}.${key}`);
+      if (to !== key) this.site.edit({ op: 'rename', rule: 'S-HELPER', ...this.site.range(parent.name), to });
     }
   }
 
