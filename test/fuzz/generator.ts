@@ -658,6 +658,22 @@ function resultReads(ctx: Ctx, w: Writer, v: string, opts: { tools?: boolean } =
     }
   }
   if (reflectAt === n) reflectiveRead(ctx, w, v);
+  if (ctx.x.bool(0.04)) {
+    // a read named like a member of Object.prototype (the 31-file crash read rules tables with such
+    // names): no equivalent, reported with its path
+    const form = ctx.x.pick(['message-constructor', 'usage-toString', 'valueOf'] as const);
+    shape(ctx, `read:proto-${form}`);
+    if (form === 'message-constructor') {
+      force(ctx, 'no-equivalent-result:choices[0].message.constructor');
+      w.stmt(`console.log(${v}.choices[0].message.constructor.name)`);
+    } else if (form === 'usage-toString') {
+      force(ctx, 'no-equivalent-result:usage.toString');
+      w.stmt(`console.log(${v}.usage?.toString())`);
+    } else {
+      force(ctx, 'no-equivalent-result:valueOf');
+      w.stmt(`console.log(${v}.valueOf() === ${v})`);
+    }
+  }
   const end = rng.weighted([
     ['return-content', 6], ['return-whole', 0.6], ['pass', 0.6], ['none', 1],
   ]);
@@ -974,6 +990,19 @@ function streamBlock(ctx: Ctx, name: string): Block {
       else if (text === 'or') w.stmt(`out += ${ev}.choices[0]?.delta?.content || ${s('')}`);
       else if (text === 'alias') {
         w.stmt(`const delta = ${ev}.choices[0]?.delta`);
+        // a reflective test of the delta through its alias (second stream)
+        const reflect = ctx.x.bool(0.25) ? ctx.x.pick(['in', 'has-own'] as const) : undefined;
+        if (reflect) shape(ctx, `reflect-delta:${reflect}`);
+        const expect = (reason: string) => {
+          if (!measured) force(ctx, reason);
+        };
+        if (reflect === 'in') {
+          expect('no-equivalent-result:chunk.choices[0].delta');
+          w.stmt(`if (delta && ${s('refusal')} in delta) continue`);
+        } else if (reflect === 'has-own') {
+          expect('no-equivalent-result:chunk.choices[0].delta.hasOwnProperty');
+          w.stmt(`if (!delta?.hasOwnProperty(${s('content')})) continue`);
+        }
         w.stmt(`out += delta?.content ?? ${s('')}`);
       } else {
         w.stmt(`process.stdout.write(${ev}.choices[0]?.delta?.content ?? ${s('')})`);
@@ -1015,6 +1044,7 @@ function helperStreamBlock(ctx: Ctx, name: string): Block {
           w.stmt('console.log(delta.length, snapshot.length)');
           w.close(')' + (ctx.st.semi ? ';' : ''));
         }
+        if (ctx.x.bool(0.3)) payloadListener(ctx, w, v);
         const f = rng.pick(['final', 'done', 'completion']);
         w.stmt(`const ${f} = await ${v}.finalChatCompletion()`);
         // the final completion is a Chat result like any other (S-FINAL)
@@ -1032,6 +1062,26 @@ function helperStreamBlock(ctx: Ctx, name: string): Block {
       }
     },
   };
+}
+
+/**
+ * A listener with a payload object (second stream): `content.delta` read as `e.delta` /
+ * `e.snapshot`, `content.done` destructured; rarely a payload read with a name of
+ * Object.prototype, which has no equivalent (no-equivalent-result:<event>.<name>).
+ */
+function payloadListener(ctx: Ctx, w: Writer, v: string): void {
+  const x = ctx.x;
+  const s = (t: string) => ctx.p.str(t);
+  const proto = x.bool(0.2);
+  if (x.bool()) {
+    shape(ctx, `listener:content.delta${proto ? '-proto' : ''}`);
+    if (proto) force(ctx, 'no-equivalent-result:content.delta.constructor');
+    w.stmt(`${v}.on(${s('content.delta')}, (e) => console.log(e.delta, e.snapshot.length${proto ? ', e.constructor.name' : ''}))`);
+  } else {
+    shape(ctx, `listener:content.done${proto ? '-proto' : ''}`);
+    if (proto) force(ctx, 'no-equivalent-result:content.done.toString');
+    w.stmt(`${v}.on(${s('content.done')}, ({ content${proto ? ', toString' : ''} }) => console.log(content.length${proto ? ', toString' : ''}))`);
+  }
 }
 
 function parseBlock(ctx: Ctx, name: string): Block {
