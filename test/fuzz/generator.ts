@@ -961,6 +961,13 @@ function streamBlock(ctx: Ctx, name: string): Block {
     name, params, sites: 1, forced: [],
     body: (w) => {
       plan.setup(w);
+      if (ctx.x.bool(0.06)) {
+        // the stream itself returned (a provider's #streamChat handed out with .bind): S-HANDOFF
+        shape(ctx, 'stream:returned');
+        force(ctx, 'stream-handoff:return');
+        w.stmt(`return ${ctx.x.bool() ? 'await ' : ''}${call(ctx, 'create', plan.arg, w.depth)}`);
+        return;
+      }
       let source: string;
       let measured = false;
       if (inline) {
