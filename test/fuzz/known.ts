@@ -29,8 +29,10 @@ export const KNOWN_ISSUES: KnownIssue[] = [
       'the site gets provider-unknown:injected instead of its client\'s provider',
     matches: (f, program) => {
       const m = f.mismatch;
-      if (f.kind !== 'outcome' || !m?.reasons?.includes('provider-unknown:injected')) return false;
-      if (!program.shapes.some((s) => LAZY.has(s))) return false;
+      if (f.kind !== 'outcome' || !m || !program.shapes.some((s) => LAZY.has(s))) return false;
+      // an ignored site lists no reasons: the provider and its evidence say it
+      if (m.what === 'provider' && m.status === 'ignored') return m.provider === 'unknown' && /never constructed in view|never assigned in view|^null in /.test(m.evidence ?? '');
+      if (!m.reasons?.includes('provider-unknown:injected')) return false;
       return m.what === 'provider' || (m.what === 'reasons' && (m.missing ?? []).every((r) => r.startsWith('provider-')));
     },
   },

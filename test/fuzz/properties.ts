@@ -117,7 +117,7 @@ interface ReportSite {
   line: number;
   column: number;
   status: string;
-  client: { provider: string };
+  client: { provider: string; evidence: string };
   reasons: { code: string; detail?: string }[];
 }
 
@@ -126,8 +126,12 @@ export interface Mismatch {
   what: 'unexpected-site' | 'provider' | 'status' | 'reasons' | 'count';
   message: string;
   expected?: SiteExpectation;
-  /** The site's reasons (`code` or `code:detail`). */
+  /** The site's status and reasons (`code` or `code:detail`). */
+  status?: string;
   reasons?: string[];
+  /** The site's provider and the evidence the report gives for it. */
+  provider?: string;
+  evidence?: string;
   /** The expected reasons the site lacks. */
   missing?: string[];
   /** Sites listed in the expected place (`count`). */
@@ -150,7 +154,7 @@ export function outcomeMismatches(program: GeneratedProgram, sites: readonly Rep
     found.set(expected, (found.get(expected) ?? 0) + 1);
     const where = `${s.file}:${s.line}:${s.column} (${fn})`;
     if (expected.provider && s.client.provider !== expected.provider) {
-      out.push({ what: 'provider', expected, reasons, message: `${where}: provider ${s.client.provider}, expected ${expected.provider} [${reasons.join(', ')}]` });
+      out.push({ what: 'provider', expected, status: s.status, reasons, provider: s.client.provider, evidence: s.client.evidence, message: `${where}: provider ${s.client.provider}, expected ${expected.provider} [${reasons.join(', ')}]` });
     }
     if (expected.status && s.status !== expected.status) {
       const want = `${expected.status}${expected.reasons.length ? ` with ${expected.reasons.join(', ')}` : ''}`;
