@@ -30,6 +30,11 @@ interface Chain {
   links: ChainLink[];
   /** The first access was optional (`r?.x`): the first Responses link keeps it. */
   rootOptional: boolean;
+  /**
+   * The Chat path of the root when it is an alias of a part of the result (`const msg =
+   * r.choices[0].message` → `choices`, `[0]`, `message`): reasons name the part, not the alias.
+   */
+  path?: string[];
 }
 
 type Use =
@@ -157,8 +162,8 @@ export class ResultAnalyzer {
 
   // ---- bindings and values -----------------------------------------------------------------
 
-  /** Follow every read of a local name that holds a value of `shape`. */
-  private binding(name: ts.Identifier, shape: Shape, rootText?: string, links: ChainLink[] = []): void {
+  /** Follow every read of a local name that holds a value of `shape` (found at `path` in the result). */
+  private binding(name: ts.Identifier, shape: Shape, rootText?: string, links: ChainLink[] = [], path: string[] = []): void {
     if (this.followed.has(name)) return;
     this.followed.add(name);
     if (isExported(this.ctx.checker, name)) return this.site.reason('result-escapes', 'export');
@@ -168,7 +173,7 @@ export class ResultAnalyzer {
         this.assignedValue(use.parent.right, name);
         continue;
       }
-      this.value(ref, shape, { root: ref, rootText, accessed: [], links: [...links], rootOptional: false });
+      this.value(ref, shape, { root: ref, rootText, accessed: [], links: [...links], rootOptional: false, path });
     }
   }
 
@@ -303,7 +308,7 @@ export class ResultAnalyzer {
     }
     if (ts.isIdentifier(decl.name)) {
       if (shape === 'completion') this.site.share('result', decl);
-      return this.binding(decl.name, shape, undefined, []);
+      return this.binding(decl.name, shape, undefined, [], pathOf(chain));
     }
     if (ts.isObjectBindingPattern(decl.name)) return this.destructure(decl, decl.name, shape, chain);
     if (ts.isArrayBindingPattern(decl.name) && shape === 'choices') {
@@ -314,7 +319,7 @@ export class ResultAnalyzer {
         this.site.edit({ op: 'pattern', rule: 'O-CHOICES', ...this.site.range(decl.name), text: first.name.text });
         const root = this.site.range(chain.root);
         this.site.edit({ op: 'chain', rule: 'O-CHOICES', ...this.site.range(decl.initializer!), rootStart: root.start, rootEnd: root.end, tail: chain.links, rootText: chain.rootText });
-        return this.binding(first.name, 'choice');
+        return this.binding(first.name, 'choice', undefined, [], [...pathOf(chain), INDEX0]);
       }
     }
     this.site.reason('no-equivalent-result', `destructuring of ${describe(chain)}`);
@@ -323,7 +328,7 @@ export class ResultAnalyzer {
   /** O-BIND: `const { choices, usage } = <chat value>` → `const response = <value>`, reads rewritten. */
   private destructure(decl: ts.VariableDeclaration, pattern: ts.ObjectBindingPattern, shape: Shape, chain: Chain): void {
     const table = RESULT_STEPS[shape];
-    const elements: { name: ts.Identifier; step: Extract<Step, { to: Shape }> }[] = [];
+    const elements: { name: ts.Identifier; key: string; step: Extract<Step, { to: Shape }> }[] = [];
     for (const el of pattern.elements) {
       const key = propertyNameText(el.propertyName ?? (ts.isIdentifier(el.name) ? el.name : undefined));
       if (!key || !ts.isIdentifier(el.name) || el.dotDotDotToken || el.initializer) {
@@ -335,11 +340,11 @@ export class ResultAnalyzer {
         if (step.report === 'not-yet') return this.site.reason('not-supported-yet', step.detail);
         return this.site.reason(step.report === 'legacy-functions' ? 'legacy-functions' : 'no-equivalent-result', step.detail);
       }
-      elements.push({ name: el.name, step });
+      elements.push({ name: el.name, key, step });
     }
     if (elements.every((e) => e.step.path.length === 1 && e.step.path[0] === propertyNameText(e.name) && e.step.to !== 'content') && chain.links.length === chain.accessed.length) {
       // every name survives as it is (`const { usage, id } = r`): follow each binding
-      for (const e of elements) this.binding(e.name, e.step.to);
+      for (const e of elements) this.binding(e.name, e.step.to, undefined, [], [...pathOf(chain), e.key]);
       return;
     }
     const fresh = freshName(decl, 'response');
@@ -350,16 +355,16 @@ export class ResultAnalyzer {
     }
     for (const e of elements) {
       const links: ChainLink[] = e.step.path.map((name) => ({ name, optional: false, nonNull: false }));
-      this.bindingWithRoot(e.name, e.step.to, fresh, links);
+      this.bindingWithRoot(e.name, e.step.to, fresh, links, [...pathOf(chain), e.key]);
     }
   }
 
   /** Follow a destructured name whose reads are rewritten to start at a fresh identifier. */
-  private bindingWithRoot(name: ts.Identifier, shape: Shape, rootText: string, links: ChainLink[]): void {
+  private bindingWithRoot(name: ts.Identifier, shape: Shape, rootText: string, links: ChainLink[], path: string[]): void {
     if (this.followed.has(name)) return;
     this.followed.add(name);
     for (const ref of referencesOf(this.ctx.checker, name)) {
-      this.value(ref, shape, { root: ref, rootText, accessed: [], links: [...links], rootOptional: false });
+      this.value(ref, shape, { root: ref, rootText, accessed: [], links: [...links], rootOptional: false, path });
     }
   }
 
@@ -411,13 +416,13 @@ export class ResultAnalyzer {
     if (ts.isForOfStatement(parent) && parent.expression === node) {
       const v = parent.initializer;
       const name = ts.isVariableDeclarationList(v) ? v.declarations[0]?.name : undefined;
-      if (name && ts.isIdentifier(name)) return this.binding(name, 'tool-call');
+      if (name && ts.isIdentifier(name)) return this.binding(name, 'tool-call', undefined, [], [...pathOf(chain), ANY]);
       return this.site.reason('not-supported-yet', 'destructured tool calls in a for-of loop');
     }
     if (isBooleanContext(outer)) return; // `.length` appended by the chain edit
     if (ts.isVariableDeclaration(parent) && parent.initializer === node && ts.isIdentifier(parent.name)) {
       if (parent.type && this.retypeAnnotation(parent.type) === 'escape') return;
-      return this.binding(parent.name, 'tool-calls');
+      return this.binding(parent.name, 'tool-calls', undefined, [], pathOf(chain));
     }
     const use = useOf(node);
     if (use === 'discard' || use === 'read') return;
@@ -595,8 +600,13 @@ function accessStep(outer: ts.Node, parent: ts.Node): Access | undefined {
   return undefined;
 }
 
+/** The Chat path a chain has reached: its root's path, then what it accessed. */
+function pathOf(chain: Chain): string[] {
+  return [...(chain.path ?? []), ...chain.accessed];
+}
+
 function describe(chain: Chain, next?: string): string {
-  const names = [...chain.accessed, ...(next ? [next] : [])].map((n) => (n === INDEX0 ? '[0]' : n === ANY ? '[i]' : n));
+  const names = [...pathOf(chain), ...(next ? [next] : [])].map((n) => (n === INDEX0 ? '[0]' : n === ANY ? '[i]' : n));
   return names.join('.').replace(/\.\[/g, '[') || 'result';
 }
 

@@ -22,6 +22,8 @@ interface ChunkChain {
   accessed: string[];
   /** Usage fields renamed (input_tokens…), with the original optional flags. */
   usageLinks: ChainLink[];
+  /** The path in the chunk of a root that is an alias (`const delta = chunk.choices[0]?.delta`): reasons name it. */
+  path?: string[];
 }
 
 export class StreamAnalyzer {
@@ -153,7 +155,7 @@ export class StreamAnalyzer {
       for (const el of param.name.elements) {
         const key = (el.propertyName ?? el.name).getText();
         if (noEquivalent.has(key)) return this.site.reason('no-equivalent-result', `${event}.${key}`);
-        const to = fields[key];
+        const to = ownEntry(fields, key);
         if (to === undefined) return this.site.reason('no-equivalent-result', `${event}.${key}`);
         if (to === key) continue;
         if (el.propertyName) this.site.edit({ op: 'rename', rule: 'S-HELPER', ...this.site.range(el.propertyName), to });
@@ -166,8 +168,10 @@ export class StreamAnalyzer {
       const parent = climbWrappers(ref).parent;
       if (!ts.isPropertyAccessExpression(parent)) return this.site.reason('stream-handoff', 'argument');
       const key = parent.name.text;
-      if (noEquivalent.has(key) || fields[key] === undefined) return this.site.reason('no-equivalent-result', `${event}.${key}`);
-      if (fields[key] !== key) this.site.edit({ op: 'rename', rule: 'S-HELPER', ...this.site.range(parent.name), to: fields[key] });
+      // own keys only: `e.constructor` is not a payload field (lib/rules/lookup.ts)
+      const to = ownEntry(fields, key);
+      if (noEquivalent.has(key) || to === undefined) return this.site.reason('no-equivalent-result', `${event}.${key}`);
+      if (to !== key) this.site.edit({ op: 'rename', rule: 'S-HELPER', ...this.site.range(parent.name), to });
     }
   }
 
@@ -293,7 +297,8 @@ export class StreamAnalyzer {
         if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
           // `const delta = chunk.choices[0]?.delta`: the alias holds the event itself
           edit('collapse', end);
-          for (const ref of this.references(parent.name)) this.chunk(ref, shape, { root: ref, accessed: [], usageLinks: [] });
+          const path = [...(chain.path ?? []), ...chain.accessed];
+          for (const ref of this.references(parent.name)) this.chunk(ref, shape, { root: ref, accessed: [], usageLinks: [], path });
           return;
         }
         return this.site.reason('no-equivalent-result', describe(chain));
@@ -573,6 +578,6 @@ function accessOf(outer: ts.Node, parent: ts.Node): Access | undefined {
 }
 
 function describe(chain: ChunkChain, next?: string): string {
-  const names = ['chunk', ...chain.accessed, ...(next ? [next] : [])].map((n) => (n === INDEX0 ? '[0]' : n === ANY ? '[i]' : n));
+  const names = ['chunk', ...(chain.path ?? []), ...chain.accessed, ...(next ? [next] : [])].map((n) => (n === INDEX0 ? '[0]' : n === ANY ? '[i]' : n));
   return names.join('.').replace(/\.\[/g, '[');
 }

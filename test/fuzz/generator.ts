@@ -7,7 +7,21 @@
  * under strict mode; `.cjs` files are plain JavaScript). `sites` is the exact number of Chat
  * Completions call sites (A-CREATE / A-PARSE / A-STREAM) the program contains, which is what the
  * report must list. Non-targets (N01, N02, N03, N06, N07) may be mixed in; they count for nothing.
+ *
+ * `expected` says, per function or method that holds sites, how many it holds and what the report
+ * must say about them: the provider (exact, from the client's construction: P-DEFAULT,
+ * P-OPENAI-HOST, P-NONOPENAI, P-RUNTIME, P-INJECTED), the status when it is certain (`ignored` under
+ * the opt-out comment, `manual` when a shape forces a reason), and the reasons a shape forces
+ * (a reflective read of the result, the result returned or passed on…). Reasons that depend on
+ * interactions the generator does not model are not predicted; what is predicted is exact.
+ *
+ * Two random streams: the first draws every choice the generator made before the shapes of issue 11
+ * (reflective reads, mixin heritage, getters, private members, `.bind`, path aliases and workspace
+ * packages); those shapes draw from the second, so a seed that draws none of them gives the same
+ * program as before.
  */
+
+import path from 'node:path';
 
 // ---------------------------------------------------------------------------------------------
 // PRNG (mulberry32 over a mixed seed)
@@ -60,6 +74,33 @@ export class Rng {
     const n = this.int(Math.min(max, pool.length) + 1);
     for (let i = 0; i < n; i++) out.push(pool.splice(this.int(pool.length), 1)[0]);
     return out;
+  }
+}
+
+/**
+ * The second stream in `classic` mode: every draw takes its first or "no" answer, which is the
+ * choice the generator made before the second stream existed, so the program is the one the
+ * regression seeds were recorded with.
+ */
+class ClassicRng extends Rng {
+  constructor() {
+    super(0);
+  }
+
+  override int(): number {
+    return 0;
+  }
+
+  override bool(): boolean {
+    return false;
+  }
+
+  override pick<T>(items: readonly T[]): T {
+    return items[0];
+  }
+
+  override weighted<T>(items: readonly (readonly [T, number])[]): T {
+    return items[0][0];
   }
 }
 
@@ -191,6 +232,10 @@ type Spelling = 'dot' | 'split' | 'optional' | 'element';
 
 interface Ctx {
   rng: Rng;
+  /** The second stream (the shapes of issue 11; see the header). */
+  x: Rng;
+  /** Reasons the block being written forces on its sites (code or code:detail). */
+  forced: string[];
   st: Style;
   p: Printer;
   ts: boolean;
@@ -216,6 +261,19 @@ interface Block {
   params: [string, string][];
   body: (w: Writer) => void;
   sites: number;
+  /** Reasons forced on the block's sites, filled while its body is written. */
+  forced: string[];
+  /** Written under `// migrate-responses-ignore`. */
+  ignored?: boolean;
+  /** The call does not go through the client directly: the provider is not predicted. */
+  providerUnchecked?: boolean;
+  /** How the call reaches `create` when not directly. */
+  receiver?: string;
+}
+
+/** A reason every site of the block being written must carry. */
+function force(ctx: Ctx, reason: string): void {
+  if (!ctx.forced.includes(reason)) ctx.forced.push(reason);
 }
 
 const CHAT_TYPES = 'openai/resources/chat/completions';
@@ -517,7 +575,10 @@ function resultReads(ctx: Ctx, w: Writer, v: string, opts: { tools?: boolean } =
   const rng = ctx.rng;
   const s = (x: string) => ctx.p.str(x);
   const n = rng.weighted([[0, 2], [1, 4], [2, 3], [3, 1]]);
+  // a reflective read (second stream) goes before the read it is drawn for, or last
+  const reflectAt = ctx.x.bool(0.16) ? ctx.x.int(n + 1) : -1;
   for (let i = 0; i < n; i++) {
+    if (i === reflectAt) reflectiveRead(ctx, w, v);
     const kind = rng.weighted([
       ['content', 3], ['null-check', 1.5], ['usage', 2], ['finish', 2], ['alias', 1.5], ['meta', 0.7],
       ['choices-length', 0.5], ['console-whole', 0.3], ['tool-calls', opts.tools ? 3 : 0],
@@ -553,6 +614,21 @@ function resultReads(ctx: Ctx, w: Writer, v: string, opts: { tools?: boolean } =
       case 'alias': {
         const m = fresh('msg');
         w.stmt(`const ${m} = ${v}.choices[0].message`);
+        // a reflective test of the message through its alias (second stream): reported with the
+        // message's path, as the same test on `${v}.choices[0].message` would be
+        const reflect = ctx.x.bool(0.2) ? ctx.x.weighted([['in', 2], ['has-own', 2], ['keys', 1]]) : undefined;
+        if (reflect) shape(ctx, `reflect-message:${reflect}`);
+        const key = s(ctx.x.pick(['tool_calls', 'refusal', 'content']));
+        if (reflect === 'in') {
+          force(ctx, 'no-equivalent-result:reflection on choices[0].message');
+          w.stmt(`if (${key} in ${m}) console.log(${s('has it')})`);
+        } else if (reflect === 'has-own') {
+          force(ctx, 'no-equivalent-result:choices[0].message.hasOwnProperty');
+          w.stmt(`if (${m}.hasOwnProperty(${key})) console.log(${s('has it')})`);
+        } else if (reflect === 'keys') {
+          force(ctx, 'result-escapes:argument');
+          w.stmt(`console.log(Object.keys(${m}))`);
+        }
         w.stmt(`console.log(${m}.content${rng.bool() ? '?.length' : ''})`);
         break;
       }
@@ -581,19 +657,124 @@ function resultReads(ctx: Ctx, w: Writer, v: string, opts: { tools?: boolean } =
       }
     }
   }
+  if (reflectAt === n) reflectiveRead(ctx, w, v);
+  if (ctx.x.bool(0.04)) {
+    // a read named like a member of Object.prototype (the 31-file crash read rules tables with such
+    // names): no equivalent, reported with its path
+    const form = ctx.x.pick(['message-constructor', 'usage-toString', 'valueOf'] as const);
+    shape(ctx, `read:proto-${form}`);
+    if (form === 'message-constructor') {
+      force(ctx, 'no-equivalent-result:choices[0].message.constructor');
+      w.stmt(`console.log(${v}.choices[0].message.constructor.name)`);
+    } else if (form === 'usage-toString') {
+      force(ctx, 'no-equivalent-result:usage.toString');
+      w.stmt(`console.log(${v}.usage?.toString())`);
+    } else {
+      force(ctx, 'no-equivalent-result:valueOf');
+      w.stmt(`console.log(${v}.valueOf() === ${v})`);
+    }
+  }
   const end = rng.weighted([
     ['return-content', 6], ['return-whole', 0.6], ['pass', 0.6], ['none', 1],
   ]);
   shape(ctx, `end:${end}`);
   if (end === 'return-content') w.stmt(`return ${contentRead(ctx, `${v}.choices[0]`).expr}`);
-  else if (end === 'return-whole') w.stmt(`return ${v}`);
-  else if (end === 'pass') {
+  else if (end === 'return-whole') {
+    force(ctx, 'result-escapes:return');
+    w.stmt(`return ${v}`);
+  } else if (end === 'pass') {
+    force(ctx, 'result-escapes:argument');
     addPrelude(ctx, 'record', (pw) => {
       pw.open(`function record(value${ann(ctx, 'unknown')})${ann(ctx, 'void')}`);
       pw.stmt('console.log(JSON.stringify(value))');
       pw.close();
     });
     w.stmt(`record(${v})`);
+  }
+}
+
+type Reflective = 'has-own' | 'has-own-call' | 'has-own-static' | 'in' | 'keys' | 'for-in' | 'instanceof';
+
+/**
+ * A reflective read of the whole result (issue 11: real provider classes test `hasOwnProperty`
+ * before reading `choices`). Its answer changes with the shape, so the site is manual: a method the
+ * result table does not know is `no-equivalent-result:<name>` (O-NOEQUIV), `in`, `for…in` and
+ * `instanceof` are `no-equivalent-result:reflection on result`, and the result handed to a function
+ * (`Object.keys(r)`, `Object.prototype.hasOwnProperty.call(r, …)`) escapes (O-ESCAPE, `argument`).
+ */
+function reflectiveRead(ctx: Ctx, w: Writer, v: string): void {
+  const x = ctx.x;
+  const s = (t: string) => ctx.p.str(t);
+  const form = x.weighted<Reflective>([
+    ['has-own', 3], ['has-own-call', 1.5], ['has-own-static', 0.7], ['in', 2], ['keys', 1], ['for-in', 0.7], ['instanceof', 0.7],
+  ]);
+  shape(ctx, `reflect:${form}`);
+  const key = s(x.weighted([['choices', 4], ['usage', 1], ['id', 1]]));
+  const fail = (test: string) => {
+    if (x.bool(0.6)) w.stmt(`if (${test}) throw new Error(${s('unexpected response')})`);
+    else w.stmt(`if (${test}) console.warn(${s('unexpected response')})`);
+  };
+  switch (form) {
+    case 'has-own':
+      force(ctx, 'no-equivalent-result:hasOwnProperty');
+      fail(`!${v}.hasOwnProperty(${key})`);
+      break;
+    case 'has-own-call':
+      force(ctx, 'result-escapes:argument');
+      fail(`!Object.prototype.hasOwnProperty.call(${v}, ${key})`);
+      break;
+    case 'has-own-static':
+      force(ctx, 'result-escapes:argument');
+      fail(`!Object.hasOwn(${v}, ${key})`);
+      break;
+    case 'in':
+      force(ctx, 'no-equivalent-result:reflection on result');
+      fail(`!(${key} in ${v})`);
+      break;
+    case 'keys':
+      force(ctx, 'result-escapes:argument');
+      if (x.bool()) w.stmt(`console.log(Object.keys(${v}).length)`);
+      else fail(`Object.keys(${v}).length === 0`);
+      break;
+    case 'for-in': {
+      force(ctx, 'no-equivalent-result:reflection on result');
+      const k = fresh('key');
+      w.open(`for (const ${k} in ${v})`);
+      w.stmt(`console.log(${k})`);
+      w.close();
+      break;
+    }
+    case 'instanceof':
+      force(ctx, 'no-equivalent-result:reflection on result');
+      fail(`!(${v} instanceof Object)`);
+      break;
+  }
+}
+
+/**
+ * A reflective test of a stream chunk, first thing in the loop (second stream). The loop variable
+ * used otherwise than by a read is handed off (S-TEXT: `stream-handoff`, `reflect` for `in`,
+ * `argument` when passed to a function); a method the chunk table does not know has no equivalent.
+ * Not `own`: the loop iterates a stream the site handed off, so its reads are not the site's.
+ */
+function chunkReflectiveRead(ctx: Ctx, w: Writer, ev: string, own = true): void {
+  const x = ctx.x;
+  const expect = (reason: string) => {
+    if (own) force(ctx, reason);
+  };
+  const s = (t: string) => ctx.p.str(t);
+  const form = x.weighted([['in', 2], ['has-own', 2], ['has-own-static', 1]]);
+  shape(ctx, `reflect-chunk:${form}`);
+  const key = s(x.weighted([['choices', 3], ['usage', 1]]));
+  if (form === 'in') {
+    expect('stream-handoff:reflect');
+    w.stmt(`if (!(${key} in ${ev})) continue`);
+  } else if (form === 'has-own') {
+    expect('no-equivalent-result');
+    w.stmt(`if (!${ev}.hasOwnProperty(${key})) continue`);
+  } else {
+    expect('stream-handoff:argument');
+    w.stmt(`if (!Object.hasOwn(${ev}, ${key})) continue`);
   }
 }
 
@@ -607,10 +788,21 @@ function createBlock(ctx: Ctx, name: string): Block {
   const binding = rng.weighted([['const', 6], ['let', 1], ['let-later', 0.6], ['destructure', 1.2], ['then', 1.2], ['return-await', 0.5]]);
   const ignore = rng.bool(0.04);
   shape(ctx, `bind:${binding}`);
-  return {
-    name, params, sites: 1,
+  const block: Block = {
+    name, params, sites: 1, forced: [], ignored: ignore,
     body: (w) => {
       plan.setup(w);
+      // how the call reaches `create` (second stream): through an alias of a resource, or indirectly
+      const receiver = ignore ? 'direct' : receiverForm(ctx);
+      if (receiver !== 'direct') {
+        shape(ctx, `receiver:${receiver}`);
+        block.receiver = receiver;
+      }
+      if (receiver === 'bind' || receiver === 'call' || receiver === 'detached-call') {
+        // A-CREATE: a method called indirectly is reported receiver-not-client
+        force(ctx, 'receiver-not-client');
+        block.providerUnchecked = true;
+      }
       // the opt-out comment goes on the line above the statement holding the call
       const optOut = () => {
         if (!ignore) return;
@@ -618,7 +810,12 @@ function createBlock(ctx: Ctx, name: string): Block {
         w.line('// migrate-responses-ignore');
       };
       if (binding !== 'let-later') optOut();
-      const c = call(ctx, 'create', plan.arg, w.depth);
+      let c = receiver === 'direct' ? call(ctx, 'create', plan.arg, w.depth) : receiverCall(ctx, w, receiver, plan.arg);
+      if (ctx.x.bool(0.08)) {
+        // errors rethrown from the request promise: the result is the same
+        shape(ctx, 'promise:catch-rethrow');
+        c = `${c}.catch((e) => {\n${ctx.p.ind(w.depth + 1)}throw new Error(${ctx.ts ? '(e as Error)' : 'e'}.message)${ctx.st.semi ? ';' : ''}\n${ctx.p.ind(w.depth)}})`;
+      }
       switch (binding) {
         case 'destructure': {
           w.stmt(`const { choices } = await ${c}`);
@@ -629,12 +826,33 @@ function createBlock(ctx: Ctx, name: string): Block {
         case 'then': {
           const arg = rng.pick(['res', 'c', 'out']);
           const read = contentRead(ctx, `${arg}.choices[0]`).expr;
-          if (rng.bool()) w.stmt(`return ${c}.then((${arg}) => ${read})`);
-          else w.stmt(`return ${c}\n${ctx.p.ind(w.depth + 1)}.then((${arg}) => ${read})`);
+          const oneLine = rng.bool();
+          const head = oneLine ? `${c}.then((${arg}) =>` : `${c}\n${ctx.p.ind(w.depth + 1)}.then((${arg}) =>`;
+          // a consumer with a body that tests the result reflectively first (second stream)
+          // or a consumer with a body: the reads of a const binding, or a reflective test first
+          const form = ctx.x.weighted([['expression', 6], ['block', 1.5], ['reflect', 2], ['reflect-await', 1]]);
+          if (form === 'expression') {
+            w.stmt(`return ${head} ${read})`);
+            break;
+          }
+          shape(ctx, `then:${form}`);
+          const text = form === 'reflect-await' ? fresh('text') : '';
+          const caught = ctx.x.bool(0.3);
+          if (caught) shape(ctx, 'then:catch');
+          w.open(`${text ? `const ${text} = await ` : 'return '}${head}`);
+          if (form === 'block') resultReads(ctx, w, arg);
+          else {
+            reflectiveRead(ctx, w, arg);
+            w.stmt(`return ${read}`);
+          }
+          w.depth--;
+          w.stmt(`})${caught ? '.catch(() => null)' : ''}`);
+          if (text) w.stmt(`return ${text}`);
           break;
         }
         case 'return-await': {
           shape(ctx, 'end:return-whole');
+          force(ctx, 'result-escapes:return');
           w.stmt(`return await ${c}`);
           break;
         }
@@ -649,12 +867,79 @@ function createBlock(ctx: Ctx, name: string): Block {
         }
         default: {
           const v = rng.pick(RESULT_NAMES);
+          if (receiver === 'direct' && !ignore && ctx.x.bool(0.08)) {
+            // the request promise handed to a timing wrapper (P21): the result is out of view
+            shape(ctx, 'promise:measured');
+            force(ctx, 'result-escapes:argument');
+            measurePrelude(ctx);
+            w.stmt(`${binding} ${v} = await measure(${c})`);
+            if (ctx.x.bool()) w.stmt(`if (!${v}.output.hasOwnProperty(${ctx.p.str('choices')}) || ${v}.output.choices.length === 0) return null`);
+            w.stmt(`return ${v}.output.choices[0].message.content`);
+            break;
+          }
           w.stmt(`${binding} ${v} = await ${c}`);
           resultReads(ctx, w, v);
         }
       }
     },
   };
+  return block;
+}
+
+/** `measure(promise)`: times a request, as performance monitors of multi-provider apps do. */
+function measurePrelude(ctx: Ctx): void {
+  addPrelude(ctx, 'measure', (w) => {
+    w.open(`async function measure${ctx.ts ? '<T>' : ''}(promise${ann(ctx, 'Promise<T>')})${ann(ctx, 'Promise<{ output: T; duration: number }>')}`);
+    w.stmt('const start = Date.now()');
+    w.stmt('const output = await promise');
+    w.stmt('return { output, duration: Date.now() - start }');
+    w.close();
+  });
+}
+
+type Receiver = 'direct' | 'chat-alias' | 'completions-alias' | 'completions-destructure' | 'bind' | 'call' | 'detached-call';
+
+function receiverForm(ctx: Ctx): Receiver {
+  if (!ctx.x.bool(0.1)) return 'direct';
+  // the indirect forms are JavaScript only: on an overloaded method TypeScript's bind/call keep
+  // the last overload (a union with Stream), so typed code that reads `choices` does not compile
+  return ctx.x.weighted<Receiver>([
+    ['chat-alias', 2], ['completions-alias', 2], ['completions-destructure', 1],
+    ['bind', ctx.cjs ? 1.5 : 0], ['call', ctx.cjs ? 1 : 0], ['detached-call', ctx.cjs ? 1 : 0],
+  ]);
+}
+
+/** The call through a resource alias or indirectly; the alias or bound method is declared first. */
+function receiverCall(ctx: Ctx, w: Writer, form: Receiver, arg: X): string {
+  const ref = ctx.clientRef;
+  const args = ctx.p.print(arg, w.depth);
+  switch (form) {
+    case 'chat-alias': {
+      const chat = fresh('chat');
+      w.stmt(`const ${chat} = ${ref}.chat`);
+      return `${chat}.completions.create(${args})`;
+    }
+    case 'completions-alias': {
+      const completions = fresh('completions');
+      w.stmt(`const ${completions} = ${ref}.chat.completions`);
+      return `${completions}.create(${args})`;
+    }
+    case 'completions-destructure':
+      w.stmt(`const { completions } = ${ref}.chat`);
+      return `completions.create(${args})`;
+    case 'bind': {
+      const create = fresh('create');
+      w.stmt(`const ${create} = ${ref}.chat.completions.create.bind(${ref}.chat.completions)`);
+      return `${create}(${args})`;
+    }
+    case 'call':
+      return `${ref}.chat.completions.create.call(${ref}.chat.completions, ${args})`;
+    case 'detached-call':
+      w.stmt(`const { create } = ${ref}.chat.completions`);
+      return `create.call(${ref}.chat.completions, ${args})`;
+    default:
+      return call(ctx, 'create', arg, w.depth);
+  }
 }
 
 function streamBlock(ctx: Ctx, name: string): Block {
@@ -673,27 +958,58 @@ function streamBlock(ctx: Ctx, name: string): Block {
   const inline = typeof plan.arg !== 'string' && rng.bool(0.3);
   const ev = rng.pick(['chunk', 'ev', 'part', 'event']);
   return {
-    name, params, sites: 1,
+    name, params, sites: 1, forced: [],
     body: (w) => {
       plan.setup(w);
+      if (ctx.x.bool(0.06)) {
+        // the stream itself returned (a provider's #streamChat handed out with .bind): S-HANDOFF
+        shape(ctx, 'stream:returned');
+        force(ctx, 'stream-handoff:return');
+        w.stmt(`return ${ctx.x.bool() ? 'await ' : ''}${call(ctx, 'create', plan.arg, w.depth)}`);
+        return;
+      }
       let source: string;
+      let measured = false;
       if (inline) {
         shape(ctx, 'stream:for-await-inline');
         source = `await ${call(ctx, 'create', plan.arg, w.depth)}`;
       } else {
         source = rng.pick(['stream', 'completion', 'sse']);
-        w.stmt(`const ${source} = await ${call(ctx, 'create', plan.arg, w.depth)}`);
+        if (ctx.x.bool(0.08)) {
+          // the stream promise handed to a timing wrapper: the stream is out of view (S-HANDOFF)
+          shape(ctx, 'stream:measured');
+          force(ctx, 'stream-handoff:argument');
+          measured = true;
+          measurePrelude(ctx);
+          w.stmt(`const measured = await measure(${call(ctx, 'create', plan.arg, w.depth)})`);
+          w.stmt(`const ${source} = measured.output`);
+        } else w.stmt(`const ${source} = await ${call(ctx, 'create', plan.arg, w.depth)}`);
       }
       w.stmt(`let out = ${s('')}`);
       if (readUsage) w.stmt('let total = 0');
       if (readFinish) w.stmt('let truncated = false');
       w.open(`for await (const ${ev} of ${source})`);
+      // (the loop over a stream handed off is not the site's own: its reads are not the site's)
+      if (ctx.x.bool(0.12)) chunkReflectiveRead(ctx, w, ev, !measured);
       const text = rng.weighted([['nullish', 3], ['or', 1], ['alias', 1], ['write', 1]]);
       shape(ctx, `stream:text-${text}`);
       if (text === 'nullish') w.stmt(`out += ${ev}.choices[0]?.delta?.content ?? ${s('')}`);
       else if (text === 'or') w.stmt(`out += ${ev}.choices[0]?.delta?.content || ${s('')}`);
       else if (text === 'alias') {
         w.stmt(`const delta = ${ev}.choices[0]?.delta`);
+        // a reflective test of the delta through its alias (second stream)
+        const reflect = ctx.x.bool(0.25) ? ctx.x.pick(['in', 'has-own'] as const) : undefined;
+        if (reflect) shape(ctx, `reflect-delta:${reflect}`);
+        const expect = (reason: string) => {
+          if (!measured) force(ctx, reason);
+        };
+        if (reflect === 'in') {
+          expect('no-equivalent-result:chunk.choices[0].delta');
+          w.stmt(`if (delta && ${s('refusal')} in delta) continue`);
+        } else if (reflect === 'has-own') {
+          expect('no-equivalent-result:chunk.choices[0].delta.hasOwnProperty');
+          w.stmt(`if (!delta?.hasOwnProperty(${s('content')})) continue`);
+        }
         w.stmt(`out += delta?.content ?? ${s('')}`);
       } else {
         w.stmt(`process.stdout.write(${ev}.choices[0]?.delta?.content ?? ${s('')})`);
@@ -723,7 +1039,7 @@ function helperStreamBlock(ctx: Ctx, name: string): Block {
   const form = rng.weighted([['on-final', 3], ['for-await', 2], ['final-content', 1]]);
   shape(ctx, `helper:${form}`);
   return {
-    name, params, sites: 1,
+    name, params, sites: 1, forced: [],
     body: (w) => {
       plan.setup(w);
       const v = rng.pick(['stream', 's', 'runner']);
@@ -735,12 +1051,16 @@ function helperStreamBlock(ctx: Ctx, name: string): Block {
           w.stmt('console.log(delta.length, snapshot.length)');
           w.close(')' + (ctx.st.semi ? ';' : ''));
         }
+        if (ctx.x.bool(0.3)) payloadListener(ctx, w, v);
         const f = rng.pick(['final', 'done', 'completion']);
         w.stmt(`const ${f} = await ${v}.finalChatCompletion()`);
+        // the final completion is a Chat result like any other (S-FINAL)
+        if (ctx.x.bool(0.15)) reflectiveRead(ctx, w, f);
         w.stmt(`return ${contentRead(ctx, `${f}.choices[0]`).expr}`);
       } else if (form === 'for-await') {
         w.stmt(`let text = ${s('')}`);
         w.open(`for await (const chunk of ${v})`);
+        if (ctx.x.bool(0.12)) chunkReflectiveRead(ctx, w, 'chunk');
         w.stmt(`text += chunk.choices[0]?.delta?.content ?? ${s('')}`);
         w.close();
         w.stmt('return text');
@@ -749,6 +1069,26 @@ function helperStreamBlock(ctx: Ctx, name: string): Block {
       }
     },
   };
+}
+
+/**
+ * A listener with a payload object (second stream): `content.delta` read as `e.delta` /
+ * `e.snapshot`, `content.done` destructured; rarely a payload read with a name of
+ * Object.prototype, which has no equivalent (no-equivalent-result:<event>.<name>).
+ */
+function payloadListener(ctx: Ctx, w: Writer, v: string): void {
+  const x = ctx.x;
+  const s = (t: string) => ctx.p.str(t);
+  const proto = x.bool(0.2);
+  if (x.bool()) {
+    shape(ctx, `listener:content.delta${proto ? '-proto' : ''}`);
+    if (proto) force(ctx, 'no-equivalent-result:content.delta.constructor');
+    w.stmt(`${v}.on(${s('content.delta')}, (e) => console.log(e.delta, e.snapshot.length${proto ? ', e.constructor.name' : ''}))`);
+  } else {
+    shape(ctx, `listener:content.done${proto ? '-proto' : ''}`);
+    if (proto) force(ctx, 'no-equivalent-result:content.done.toString');
+    w.stmt(`${v}.on(${s('content.done')}, ({ content${proto ? ', toString' : ''} }) => console.log(content.length${proto ? ', toString' : ''}))`);
+  }
 }
 
 function parseBlock(ctx: Ctx, name: string): Block {
@@ -769,11 +1109,12 @@ function parseBlock(ctx: Ctx, name: string): Block {
   const fixed = [prop('response_format', `zodResponseFormat(${schema}, ${s(schema.toLowerCase())})`)];
   const plan = paramsPlan(ctx, 'parse', params, fixed, { allowLocal: false, json: true });
   return {
-    name, params, sites: 1,
+    name, params, sites: 1, forced: [],
     body: (w) => {
       plan.setup(w);
       const v = rng.pick(['r', 'completion', 'parsed']);
       w.stmt(`const ${v} = await ${call(ctx, 'parse', plan.arg, w.depth)}`);
+      if (ctx.x.bool(0.12)) reflectiveRead(ctx, w, v);
       const form = rng.weighted([['plain', 2], ['bang', ctx.ts ? 1 : 0], ['optional', 1]]);
       shape(ctx, `parse:read-${form}`);
       const read = form === 'bang' ? `${v}.choices[0]!.message.parsed` : form === 'optional' ? `${v}.choices[0]?.message?.parsed` : `${v}.choices[0].message.parsed`;
@@ -833,7 +1174,7 @@ function toolsBlock(ctx: Ctx, name: string): Block {
   if (rng.bool(0.2)) fixed.push(prop('parallel_tool_calls', 'false'));
   const plan = paramsPlan(ctx, 'tools', params, fixed, { allowLocal: false });
   return {
-    name, params, sites: 1,
+    name, params, sites: 1, forced: [],
     body: (w) => {
       plan.setup(w);
       const v = rng.pick(RESULT_NAMES);
@@ -869,7 +1210,7 @@ function toolLoopBlock(ctx: Ctx, name: string): Block {
   };
   const v = rng.pick(['r', 'res', 'completion']);
   return {
-    name, params, sites: 2,
+    name, params, sites: 2, forced: [],
     body: (w) => {
       const type = ctx.ts ? `: ${typeRef(ctx, 'ChatCompletionMessageParam')}[]` : '';
       const items: X[] = [];
@@ -906,7 +1247,7 @@ function twoTurnBlock(ctx: Ctx, name: string): Block {
     return obj(entries, rng.bool(0.3));
   };
   return {
-    name, params, sites: 2,
+    name, params, sites: 2, forced: [],
     body: (w) => {
       const type = ctx.ts ? `: ${typeRef(ctx, 'ChatCompletionMessageParam')}[]` : '';
       const items: X[] = [];
@@ -933,7 +1274,7 @@ function nonTargetBlock(ctx: Ctx, name: string): Block {
   shape(ctx, `non-target:${kind}`);
   const ref = ctx.clientRef;
   return {
-    name, params: [['q', 'string']], sites: 0,
+    name, params: [['q', 'string']], sites: 0, forced: [],
     body: (w) => {
       switch (kind) {
         case 'comment':
@@ -965,12 +1306,38 @@ function nonTargetBlock(ctx: Ctx, name: string): Block {
 // Program assembly
 
 export interface GeneratedProgram {
-  /** Relative path → text. */
+  /** Relative path → text (sources and, for some layouts, package.json / tsconfig.json). */
   files: Record<string, string>;
   /** Exact number of Chat Completions call sites. */
   sites: number;
+  /** Per function or method holding sites: what the report must say about them. */
+  expected: SiteExpectation[];
+  /** The paths to run the tool on: the source files, or `.` (then a root tsconfig.json is found). */
+  roots: string[];
+  /**
+   * For the type-check only: specifiers the scratch project cannot resolve (a tsconfig alias, a
+   * workspace package by name), with the relative specifier of the file they resolve to.
+   */
+  typecheckSpecifiers: { file: string; from: string; to: string }[];
   /** The shapes used (for coverage statistics). */
   shapes: string[];
+}
+
+export interface SiteExpectation {
+  /** The file that holds the sites. */
+  file: string;
+  /** The function or method whose own body holds them (`#name` for a private method). */
+  fn: string;
+  /** How many sites it holds. */
+  sites: number;
+  /** The report's `client.provider`, exact (not predicted for an indirect call). */
+  provider?: string;
+  /** Certain statuses only: `ignored` under the opt-out comment, `manual` when a reason is forced. */
+  status?: 'manual' | 'ignored';
+  /** Reasons every site must carry (`code` or `code:detail`; a bare code matches any detail). */
+  reasons: string[];
+  /** How the call reaches `create` when not directly (`completions-alias`, `bind`…). */
+  receiver?: string;
 }
 
 function clientOptions(ctx: Ctx, baseUrl: BaseUrl, depth: number): string {
@@ -995,6 +1362,11 @@ export interface GenerateOptions {
   eol?: '\n' | '\r\n';
   /** Force this indentation unit. */
   indent?: string;
+  /**
+   * Draw none of the shapes of the second stream: the program the seed gave before them (the
+   * regression seeds of test/fuzz.test.ts were recorded so).
+   */
+  classic?: boolean;
 }
 
 type BlockKind = 'create' | 'stream' | 'helper' | 'parse' | 'tools' | 'loop' | 'two-turns' | 'non-target';
@@ -1014,8 +1386,81 @@ const BLOCK_WEIGHTS: [BlockKind, number][] = [
   ['create', 7], ['stream', 3], ['helper', 2], ['parse', 2], ['tools', 3], ['loop', 1.5], ['two-turns', 1], ['non-target', 1],
 ];
 
+/** How a class holds its client (issue 11 shapes besides `plain`). */
+type Access = 'plain' | 'getter' | 'lazy-getter' | 'static-lazy' | 'private';
+type Heritage = 'none' | 'with-logging' | 'mixin-list';
+/** Where the exported client lives: next to the main file, behind a tsconfig alias, in a workspace package. */
+type Layout = 'flat' | 'alias' | 'workspace';
+
+interface ClassPlan {
+  access: Access;
+  heritage: Heritage;
+  /** The mixin helper: in the main module, in a module of its own, or split from the bases (CommonJS). */
+  helpers: 'inline' | 'module' | 'split';
+  helperName: string;
+  /** CommonJS: `module.exports = { Cls }` or `module.exports = class Cls …`. */
+  cjsExport: 'object' | 'class';
+  /** The class name when a static getter needs it before the blocks are written. */
+  name?: string;
+  lazy: 'nullish-assign' | 'if-missing';
+  getterType: boolean;
+}
+
+/** The mixin helpers and the classes they mix (Base, Retrying), as module-level lines. */
+function mixinLines(w: Writer, ctx: Ctx, plan: ClassPlan, exported: boolean, parts: { helper: boolean; bases: boolean }): void {
+  const ex = exported && ctx.ts ? 'export ' : '';
+  const t = (text: string) => (ctx.ts ? text : '');
+  if (parts.helper && ctx.ts) {
+    w.stmt(`${ex}type Ctor = new (...args: any[]) => {}`);
+    w.blank();
+  }
+  if (parts.helper && plan.heritage === 'with-logging') {
+    w.open(`${ex}function ${plan.helperName}${t('<T extends Ctor>')}(Base${t(': T')})`);
+    w.open('return class extends Base');
+    w.open(`log(text${t(': string')})${t(': void')}`);
+    w.stmt('console.log(text)');
+    w.close();
+    w.close(ctx.st.semi ? ';' : '');
+    w.close();
+    w.blank();
+  } else if (parts.helper) {
+    // copies the prototypes of several classes into one base class (InheritMultiple in real code)
+    w.open(`${ex}function ${plan.helperName}(bases${t(': Ctor[]')}${ctx.ts ? '' : ' = []'})${t(': Ctor')}`);
+    w.stmt('class Bases {}');
+    w.open('for (const base of bases)');
+    w.open('for (const key of Object.getOwnPropertyNames(base.prototype))');
+    w.stmt(`if (key !== ${ctx.p.str('constructor')}) Object.defineProperty(Bases.prototype, key, Object.getOwnPropertyDescriptor(base.prototype, key)${t('!')})`);
+    w.close();
+    w.close();
+    w.stmt('return Bases');
+    w.close();
+    w.blank();
+  }
+  if (parts.bases) {
+    w.open(`${ex}class Base`);
+    w.open(`describe()${t(': string')}`);
+    w.stmt(`return ${ctx.p.str('base')}`);
+    w.close();
+    w.close();
+    w.blank();
+    if (plan.heritage === 'mixin-list') {
+      w.open(`${ex}class Retrying`);
+      w.open(`retries()${t(': number')}`);
+      w.stmt('return 2');
+      w.close();
+      w.close();
+      w.blank();
+    }
+  }
+}
+
+const joinLines = (w: Writer, eol: string) => w.lines.join('\n').replace(/\n{3,}/g, '\n\n').replace(/^\n+/, '').replace(/\n*$/, '\n').split('\n').join(eol);
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
 export function generateProgram(seed: number, overrides: GenerateOptions = {}): GeneratedProgram {
   const rng = new Rng(seed);
+  const x = overrides.classic ? new ClassicRng() : new Rng((seed ^ 0x5bd1e995) | 0);
   localCounter = 0;
   const st: Style = {
     indent: rng.weighted([['  ', 6], ['    ', 2], ['\t', 1]]),
@@ -1029,16 +1474,41 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
   const p = new Printer(st, rng);
   const cjs = rng.bool(0.15);
   const imp: Import = cjs ? rng.weighted([['cjs-alias', 3], ['cjs-default', 1]]) : rng.weighted([['default', 3], ['alias', 1]]);
-  const host: ClientHost = cjs
+  let host: ClientHost = cjs
     ? rng.weighted([['module', 5], ['class-field', 1.5], ['class-ctor', 1.5], ['injected-param', 1], ['injected-ctor', 0.5]])
     : rng.weighted([['module', 5], ['exported', 1.5], ['exported-default', 0.7], ['class-field', 1.5], ['class-ctor', 0.7], ['injected-param', 1], ['injected-ctor', 0.5]]);
+  // more classes (second stream): a module-level client becomes a class's
+  if (host === 'module' && x.bool(0.2)) host = x.pick(['class-field', 'class-field', 'class-ctor'] as const);
   const baseUrl: BaseUrl = rng.weighted([['none', 6], ['openai', 1.5], ['vendor', 1], ['env', 1]]);
   const className = imp === 'default' || imp === 'cjs-default' ? 'OpenAI' : imp === 'alias' ? 'Api' : rng.pick(['OpenAIApi', 'Client', 'OpenAI']);
   const classMode = host === 'class-field' || host === 'class-ctor' || host === 'injected-ctor';
   const moduleName = rng.pick(['client', 'openai', 'ai', 'llm']);
-  const clientRef = classMode ? `this.${rng.pick(['client', 'openai', 'api'])}` : host === 'injected-param' ? 'client' : moduleName;
+  let clientRef = classMode ? `this.${rng.pick(['client', 'openai', 'api'])}` : host === 'injected-param' ? 'client' : moduleName;
+  const fieldName = clientRef.replace(/^this\./, '');
+
+  // issue 11 shapes (second stream): how a class holds its client, what it extends
+  let plan: ClassPlan | undefined;
+  if (classMode) {
+    const access = x.weighted<Access>(host === 'class-field'
+      ? [['plain', 3], ['getter', 2], ['lazy-getter', 1.5], ['static-lazy', 1], ['private', 2]]
+      : [['plain', 3], ['getter', 2], ['private', 2]]);
+    const heritage = x.weighted<Heritage>([['none', 4], ['with-logging', 1.5], ['mixin-list', 1.5]]);
+    plan = {
+      access, heritage,
+      helpers: x.weighted([['inline', 2], ['module', 2], ['split', cjs ? 1 : 0]]),
+      helperName: heritage === 'with-logging' ? x.pick(['withLogging', 'withRetries']) : x.pick(['Mixin', 'InheritMultiple', 'mix']),
+      cjsExport: cjs && x.bool(0.5) ? 'class' : 'object',
+      name: access === 'static-lazy' ? x.pick(['Assistant', 'ChatService', 'Summarizer']) : undefined,
+      lazy: x.bool(0.65) ? 'nullish-assign' : 'if-missing',
+      getterType: x.bool(0.6),
+    };
+    if (access === 'static-lazy') clientRef = `${plan.name}.${fieldName}`;
+    else if (access === 'private') clientRef = `this.#${fieldName}`;
+  }
+  const layout: Layout = (host === 'exported' || host === 'exported-default') ? x.weighted<Layout>([['flat', 2], ['alias', 1], ['workspace', 1]]) : 'flat';
+
   const ctx: Ctx = {
-    rng, st, p, ts: !cjs, cjs, host, classMode,
+    rng, x, forced: [], st, p, ts: !cjs, cjs, host, classMode,
     injected: host === 'injected-param' || host === 'injected-ctor',
     clientRef, className,
     typeImports: new Set(), zod: false, prelude: [], preludeNames: new Set(), shapes: new Set(),
@@ -1053,6 +1523,13 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
   shape(ctx, `style:indent-${st.indent === '\t' ? 'tab' : st.indent.length}`);
   if (st.eol === '\r\n') shape(ctx, 'style:crlf');
   if (st.trailingComma) shape(ctx, 'style:trailing-comma');
+  if (plan) {
+    shape(ctx, `class:${plan.access}`);
+    if (plan.heritage !== 'none') shape(ctx, `class:extends-${plan.heritage}-${plan.helpers}`);
+    if (plan.cjsExport === 'class') shape(ctx, 'class:module-exports-class');
+    if (plan.access === 'lazy-getter' || plan.access === 'static-lazy') shape(ctx, `class:lazy-${plan.lazy}`);
+  }
+  if (layout !== 'flat') shape(ctx, `layout:${layout}`);
 
   // blocks
   const count = rng.weighted([[1, 4], [2, 4], [3, 2]]);
@@ -1064,51 +1541,152 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
     blocks.push(BLOCKS[kind](ctx, name));
   }
   const sites = blocks.reduce((n, b) => n + b.sites, 0);
+  /** The name of the function or method that holds each block's sites. */
+  const holder = new Map<Block, string>(blocks.map((b) => [b, b.name]));
 
   // body of the main module (written first: it fills the prelude and the type imports)
   const body = new Writer(p, st);
   const construct = (depth: number) => `new ${className}(${host.startsWith('injected') ? '' : clientOptions(ctx, baseUrl, depth)})`;
-  const fieldName = clientRef.replace(/^this\./, '');
   const fnParams = (b: Block): string => {
     const list = [...(host === 'injected-param' ? [['client', className] as [string, string]] : []), ...b.params];
     return list.map(([n, t]) => (ctx.ts ? `${n}: ${t}` : n)).join(', ');
   };
-  if (classMode) {
-    const cls = rng.pick(['Assistant', 'ChatService', 'Summarizer']);
-    body.open(`${cjs ? '' : 'export '}class ${cls}`);
-    if (host === 'class-field') {
-      body.stmt(`${ctx.ts ? rng.pick(['private readonly ', 'private ', '']) : ''}${fieldName} = ${construct(body.depth)}`);
-    } else if (host === 'class-ctor') {
-      if (ctx.ts) body.stmt(`private ${fieldName}: ${className}`);
-      body.open('constructor()');
-      body.stmt(`this.${fieldName} = ${construct(body.depth)}`);
-      body.close();
-    } else if (ctx.ts && rng.bool()) {
-      body.line(`constructor(private readonly ${fieldName}: ${className}) {}`);
-    } else {
-      if (ctx.ts) body.stmt(`private ${fieldName}: ${className}`);
-      body.open(`constructor(${fieldName}${ann(ctx, className)})`);
-      body.stmt(`this.${fieldName} = ${fieldName}`);
-      body.close();
-    }
-    for (const b of blocks) {
-      body.blank();
-      body.open(`async ${b.name}(${fnParams(b)})`);
-      b.body(body);
-      body.close();
-    }
+  const writeBlock = (head: string, b: Block) => {
+    body.blank();
+    body.open(head);
+    ctx.forced = b.forced;
+    b.body(body);
     body.close();
-    if (cjs) {
+  };
+  if (classMode && plan) {
+    const picked = rng.pick(['Assistant', 'ChatService', 'Summarizer']);
+    const cls = plan.name ?? picked;
+    const heritage = plan.heritage === 'with-logging' ? ` extends ${plan.helperName}(Base)` : plan.heritage === 'mixin-list' ? ` extends ${plan.helperName}([Base, Retrying])` : '';
+    const asExpression = cjs && plan.cjsExport === 'class';
+    body.open(asExpression ? `module.exports = class ${cls}${heritage}` : `${cjs ? '' : 'export '}class ${cls}${heritage}`);
+    const superCall = () => {
+      if (heritage) body.stmt('super()');
+    };
+    const t = (type: string) => (ctx.ts ? type : '');
+    const getter = (ret: string, isStatic = false) => {
+      body.blank();
+      body.open(`${isStatic ? 'static ' : ''}get ${fieldName}()${ctx.ts && plan.getterType ? `: ${className}` : ''}`);
+      body.stmt(`return ${ret}`);
+      body.close();
+    };
+    const lazyGetter = (backing: string, isStatic: boolean) => {
+      body.blank();
+      body.open(`${isStatic ? 'static ' : ''}get ${fieldName}()${ctx.ts && (plan.getterType || plan.lazy === 'if-missing') ? `: ${className}` : ''}`);
+      if (plan.lazy === 'nullish-assign') body.stmt(`return (${backing} ??= ${construct(body.depth)})`);
+      else {
+        body.stmt(`if (!${backing}) ${backing} = ${construct(body.depth)}`);
+        body.stmt(`return ${backing}`);
+      }
+      body.close();
+    };
+    const access = plan.access;
+    if (host === 'class-field') {
+      if (access === 'plain') body.stmt(`${ctx.ts ? rng.pick(['private readonly ', 'private ', '']) : ''}${fieldName} = ${construct(body.depth)}`);
+      else if (access === 'private') body.stmt(`#${fieldName} = ${construct(body.depth)}`);
+      else if (access === 'getter') {
+        body.stmt(`${ctx.ts ? x.pick(['private readonly ', 'private ']) : ''}_${fieldName} = ${construct(body.depth)}`);
+        getter(`this._${fieldName}`);
+      } else if (access === 'lazy-getter') {
+        const decl = ctx.ts
+          ? x.pick([`private _${fieldName}?: ${className}`, `private _${fieldName}: ${className} | null = null`])
+          : x.pick(['', `_${fieldName} = null`]);
+        if (decl) body.stmt(decl);
+        lazyGetter(`this._${fieldName}`, false);
+      } else {
+        const hash = x.bool(0.4);
+        const backing = `${cls}.${hash ? '#' : '_'}${fieldName}`;
+        if (ctx.ts) body.stmt(hash ? `static #${fieldName}: ${className} | undefined` : x.pick([`private static _${fieldName}?: ${className}`, `private static _${fieldName}: ${className} | null = null`]));
+        else body.stmt(hash ? `static #${fieldName}` : `static _${fieldName} = null`);
+        lazyGetter(backing, true);
+      }
+    } else if (host === 'class-ctor') {
+      const member = access === 'private' ? `#${fieldName}` : access === 'getter' ? `_${fieldName}` : fieldName;
+      if (access === 'private') body.stmt(`#${fieldName}${t(`: ${className}`)}`);
+      else if (ctx.ts) body.stmt(`private ${member}: ${className}`);
+      if (access !== 'plain') body.blank();
+      body.open('constructor()');
+      superCall();
+      body.stmt(`this.${member} = ${construct(body.depth)}`);
+      body.close();
+      if (access === 'getter') getter(`this._${fieldName}`);
+    } else if (access === 'plain') {
+      if (ctx.ts && rng.bool()) {
+        if (heritage) {
+          body.open(`constructor(private readonly ${fieldName}: ${className})`);
+          superCall();
+          body.close();
+        } else body.line(`constructor(private readonly ${fieldName}: ${className}) {}`);
+      } else {
+        if (ctx.ts) body.stmt(`private ${fieldName}: ${className}`);
+        body.open(`constructor(${fieldName}${ann(ctx, className)})`);
+        superCall();
+        body.stmt(`this.${fieldName} = ${fieldName}`);
+        body.close();
+      }
+    } else {
+      // injected, kept in a private field or behind a getter
+      const member = access === 'private' ? `#${fieldName}` : `_${fieldName}`;
+      if (access === 'private') body.stmt(`#${fieldName}${t(`: ${className}`)}`);
+      else if (ctx.ts) body.stmt(`private ${member}: ${className}`);
+      body.blank();
+      body.open(`constructor(${fieldName}${ann(ctx, className)})`);
+      superCall();
+      body.stmt(`this.${member} = ${fieldName}`);
+      body.close();
+      if (access === 'getter') getter(`this._${fieldName}`);
+    }
+    // private methods, reached through a public method or a bound reference (second stream)
+    const bound: string[] = [];
+    for (const b of blocks) {
+      const priv = x.bool(0.3);
+      const method = priv ? `#${b.name}` : b.name;
+      holder.set(b, method);
+      if (priv) shape(ctx, 'class:private-method');
+      writeBlock(`async ${method}(${fnParams(b)})`, b);
+      const entry = priv ? x.weighted([['delegate', 1], ['bind', 1]]) : x.bool(0.15) ? 'bind' : 'none';
+      if (entry === 'delegate') {
+        body.blank();
+        body.open(`async ${b.name}(${fnParams(b)})`);
+        body.stmt(`return this.${method}(${b.params.map(([n]) => n).join(', ')})`);
+        body.close();
+      } else if (entry === 'bind') bound.push(method);
+    }
+    if (bound.length) {
+      const form = x.weighted([['routes', 1], ['register', 1]]);
+      shape(ctx, `class:bind-${form}`);
+      const handlerType = '(...args: any[]) => Promise<unknown>';
+      body.blank();
+      if (form === 'routes') {
+        body.open(`routes()${ann(ctx, `Record<string, ${handlerType}>`)}`);
+        body.open('return');
+        for (const m of bound) body.line(`${m.replace('#', '')}: this.${m}.bind(this),`);
+        body.close(st.semi ? ';' : '');
+        body.close();
+      } else {
+        addPrelude(ctx, 'register', (w) => {
+          w.stmt(`const handlers = new Map${ctx.ts ? `<string, ${handlerType}>` : ''}()`);
+          w.blank();
+          w.open(`function register(name${ann(ctx, 'string')}, handler${ann(ctx, handlerType)})${ann(ctx, 'void')}`);
+          w.stmt('handlers.set(name, handler)');
+          w.close();
+        });
+        body.open(`mount()${ann(ctx, 'void')}`);
+        for (const m of bound) body.stmt(`register(${p.str(m.replace('#', ''))}, this.${m}.bind(this))`);
+        body.close();
+      }
+    }
+    body.close(asExpression && st.semi ? ';' : '');
+    if (cjs && !asExpression) {
       body.blank();
       body.stmt(`module.exports = { ${cls} }`);
     }
   } else {
-    for (const b of blocks) {
-      body.blank();
-      body.open(`${cjs ? '' : 'export '}async function ${b.name}(${fnParams(b)})`);
-      b.body(body);
-      body.close();
-    }
+    for (const b of blocks) writeBlock(`${cjs ? '' : 'export '}async function ${b.name}(${fnParams(b)})`, b);
     if (cjs) {
       body.blank();
       body.stmt(`module.exports = { ${blocks.map((b) => b.name).join(', ')} }`);
@@ -1117,19 +1695,53 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
 
   // head of the main module
   const head = new Writer(p, st);
-  const s = (x: string) => p.str(x);
+  const s = (t: string) => p.str(t);
   const files: Record<string, string> = {};
+  const typecheckSpecifiers: GeneratedProgram['typecheckSpecifiers'] = [];
   const ext = cjs ? 'cjs' : 'ts';
-  const main = `${rng.pick(['main', 'chat', 'service'])}.${ext}`;
+  const mainName = `${rng.pick(['main', 'chat', 'service'])}.${ext}`;
+  let dir = '';
+  if (layout === 'alias') dir = x.pick(['src/', 'src/app/', 'src/routes/']);
+  else if (layout === 'workspace') dir = 'apps/web/src/';
+  const main = `${dir}${mainName}`;
   if (cjs) head.stmt(s('use strict'));
   const needsClass = host === 'module' || classMode || host === 'injected-param';
   const exported = host === 'exported' || host === 'exported-default';
+  // the mixin helpers: inline in the prelude, or imported from a module next to the main file
+  if (plan && plan.heritage !== 'none') {
+    const names = [plan.helperName, 'Base', ...(plan.heritage === 'mixin-list' ? ['Retrying'] : [])];
+    if (plan.helpers === 'inline') {
+      const w = new Writer(p, st);
+      mixinLines(w, ctx, plan, false, { helper: true, bases: true });
+      ctx.prelude.unshift(...w.lines, '');
+    } else {
+      const own = (file: string, parts: { helper: boolean; bases: boolean }, exportsLine: string) => {
+        const w = new Writer(p, st);
+        if (cjs) w.stmt(s('use strict'));
+        mixinLines(w, ctx, plan!, true, parts);
+        if (cjs) w.stmt(exportsLine);
+        files[`${dir}${file}`] = joinLines(w, st.eol);
+      };
+      if (plan.helpers === 'split') {
+        // CommonJS, as in real code: the helper is the module's export, the bases come from another
+        own('inherit.cjs', { helper: true, bases: false }, `module.exports = ${plan.helperName}`);
+        own('bases.cjs', { helper: false, bases: true }, `module.exports = { ${names.slice(1).join(', ')} }`);
+      } else own(cjs ? 'mixins.cjs' : 'mixins.ts', { helper: true, bases: true }, `module.exports = { ${names.join(', ')} }`);
+    }
+  }
   if (cjs) {
     if (imp === 'cjs-alias') head.stmt(`const { OpenAI: ${className} } = require(${s('openai')})`);
     else head.stmt(`const ${className} = require(${s('openai')})`);
     if (ctx.zod) {
       head.stmt(`const { zodResponseFormat } = require(${s('openai/helpers/zod')})`);
       head.stmt(`const { z } = require(${s('zod')})`);
+    }
+    if (plan && plan.heritage !== 'none' && plan.helpers !== 'inline') {
+      const names = [plan.helperName, 'Base', ...(plan.heritage === 'mixin-list' ? ['Retrying'] : [])];
+      if (plan.helpers === 'split') {
+        head.stmt(`const ${plan.helperName} = require(${s('./inherit.cjs')})`);
+        head.stmt(`const { ${names.slice(1).join(', ')} } = require(${s('./bases.cjs')})`);
+      } else head.stmt(`const { ${names.join(', ')} } = require(${s('./mixins.cjs')})`);
     }
   } else {
     if (needsClass) {
@@ -1141,18 +1753,49 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
       head.stmt(`import { z } from ${s('zod')}`);
     }
     if (ctx.typeImports.size) head.stmt(`import type { ${[...ctx.typeImports].sort().join(', ')} } from ${s(CHAT_TYPES)}`);
+    if (plan && plan.heritage !== 'none' && plan.helpers !== 'inline') {
+      const names = [plan.helperName, 'Base', ...(plan.heritage === 'mixin-list' ? ['Retrying'] : [])];
+      head.stmt(`import { ${names.join(', ')} } from ${s('./mixins.js')}`);
+    }
     if (exported) {
       const clientFile = new Writer(p, st);
       clientFile.stmt(imp === 'alias' ? `import { OpenAI as Api } from ${s('openai')}` : `import OpenAI from ${s('openai')}`);
       clientFile.blank();
-      if (host === 'exported') {
-        clientFile.stmt(`export const ${moduleName} = ${construct(0)}`);
-        head.stmt(`import { ${moduleName} } from ${s('./client.js')}`);
-      } else {
-        clientFile.stmt(`export default ${construct(0)}`);
-        head.stmt(`import ${moduleName} from ${s('./client.js')}`);
+      clientFile.stmt(host === 'exported' ? `export const ${moduleName} = ${construct(0)}` : `export default ${construct(0)}`);
+      // where the client module is, and the specifier the main file imports it by
+      let clientPath = 'client.ts';
+      let spec = './client.js';
+      if (layout === 'alias') {
+        clientPath = 'src/lib/ai.ts';
+        spec = '@/lib/ai';
+        const form = x.weighted([['paths', 2], ['base-url', 1], ['base-url-src', 1]]);
+        shape(ctx, `layout:alias-${form}`);
+        const options: Record<string, unknown> = { target: 'ES2022', module: 'esnext', moduleResolution: 'bundler', strict: true, noEmit: true };
+        if (form === 'base-url') options.baseUrl = '.';
+        if (form === 'base-url-src') Object.assign(options, { baseUrl: './src', paths: { '@/*': ['*'] } });
+        else options.paths = { '@/*': ['./src/*'] };
+        files['tsconfig.json'] = json({ compilerOptions: options, include: ['src'] });
+      } else if (layout === 'workspace') {
+        clientPath = 'packages/llm/src/index.ts';
+        spec = '@fuzz/llm';
+        const entry = x.weighted([['main', 1], ['main-types', 1], ['exports', 1]]);
+        const built = x.bool(0.5);
+        shape(ctx, `layout:workspace-${entry}${built ? '-tsconfig' : ''}`);
+        files['package.json'] = json({ name: 'fuzz-monorepo', private: true, workspaces: x.bool() ? ['apps/*', 'packages/*'] : ['packages/llm', 'apps/web'] });
+        const pkg: Record<string, unknown> = { name: '@fuzz/llm', version: '1.0.0', private: true, main: './dist/index.js' };
+        if (entry !== 'main') pkg.types = './dist/index.d.ts';
+        if (entry === 'exports') pkg.exports = { '.': { types: './dist/index.d.ts', import: './dist/index.js' } };
+        pkg.dependencies = { openai: '^6.0.0' };
+        files['packages/llm/package.json'] = json(pkg);
+        if (built) files['packages/llm/tsconfig.json'] = json({ compilerOptions: { outDir: 'dist', rootDir: 'src', declaration: true, module: 'esnext', moduleResolution: 'bundler', strict: true } });
+        files['apps/web/package.json'] = json({ name: '@fuzz/web', private: true, dependencies: { '@fuzz/llm': '*' } });
       }
-      files['client.ts'] = clientFile.lines.join(st.eol) + st.eol;
+      head.stmt(host === 'exported' ? `import { ${moduleName} } from ${s(spec)}` : `import ${moduleName} from ${s(spec)}`);
+      if (layout !== 'flat') {
+        const rel = path.posix.relative(path.posix.dirname(main), clientPath.replace(/\.ts$/, '.js'));
+        typecheckSpecifiers.push({ file: main, from: spec, to: rel.startsWith('.') ? rel : `./${rel}` });
+      }
+      files[clientPath] = clientFile.lines.join(st.eol) + st.eol;
     }
   }
   head.blank();
@@ -1160,14 +1803,29 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
     head.stmt(`const ${moduleName} = ${construct(0)}`);
     head.blank();
   }
-  const text = [...head.lines, ...ctx.prelude, ...body.lines]
+  files[main] = [...head.lines, ...ctx.prelude, ...body.lines]
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .replace(/^\n+/, '')
     .replace(/\n*$/, '\n')
     .split('\n')
     .join(st.eol);
-  files[main] = text;
   for (const [file, content] of Object.entries(files)) files[file] = content.split('\n').map((l) => l.replace(/[ \t]+(\r?)$/, '$1')).join('\n');
-  return { files, sites, shapes: [...ctx.shapes].sort() };
+
+  // what the report must say (see SiteExpectation)
+  const injected = host === 'injected-param' || host === 'injected-ctor';
+  const provider = injected ? 'unknown' : baseUrl === 'vendor' ? 'other' : baseUrl === 'env' ? 'unknown' : 'openai';
+  const providerReason = injected ? 'provider-unknown:injected' : baseUrl === 'vendor' ? 'provider-not-openai' : baseUrl === 'env' ? 'provider-unknown:runtime-base-url' : undefined;
+  const expected: SiteExpectation[] = blocks.filter((b) => b.sites > 0).map((b) => {
+    const reasons = [...(providerReason && !b.providerUnchecked ? [providerReason] : []), ...b.forced];
+    return {
+      file: main, fn: holder.get(b)!, sites: b.sites, ...(b.providerUnchecked ? {} : { provider }), ...(b.receiver ? { receiver: b.receiver } : {}),
+      ...(b.ignored ? { status: 'ignored' as const, reasons: [] } : reasons.length ? { status: 'manual' as const, reasons } : { reasons }),
+    };
+  });
+  const sources = Object.keys(files).filter((f) => /\.(ts|cts|mts|js|cjs|mjs)$/.test(f)).sort();
+  // with a root tsconfig.json, '.' is the type-aware mode (several times slower): a third of the layouts
+  const roots = layout !== 'flat' && x.bool(0.35) ? ['.'] : sources;
+  if (roots[0] === '.') shape(ctx, 'roots:dot');
+  return { files, sites, expected, roots, typecheckSpecifiers, shapes: [...ctx.shapes].sort() };
 }

@@ -7,7 +7,10 @@
  *  3. every output (`changes[].after`) parses, with the transform parser and TypeScript's parser;
  *  4. running the tool again on the outputs changes nothing (G-IDEMP);
  *  5. `report.sites.length` equals the number of call sites the generator wrote;
- *  6. the migrated programs type-check against openai 6 and openai 7 (one batched tsc run per SDK
+ *  6. every site is where the generator put one (the function or method it names) and has the
+ *     expected outcome: the exact provider, the status when the generator knows it (`ignored`,
+ *     `manual`), and every reason its shapes force (GeneratedProgram.expected);
+ *  7. the migrated programs type-check against openai 6 and openai 7 (one batched tsc run per SDK
  *     line over every changed program).
  * With `checkInputs` the generated inputs are type-checked against openai 6 in the same tsc run,
  * so that a generator bug (invalid Chat code) is told apart from a tool bug.
@@ -20,11 +23,11 @@ import { defaultOptions } from '../../lib/options.js';
 import { run } from '../../lib/run.js';
 import { assertParses } from '../../transforms/parser.js';
 import { REPO } from '../helpers/fixtures.js';
-import { typecheck, type SdkLine, type TypeError } from '../helpers/typecheck.js';
-import { generateProgram, type GenerateOptions } from './generator.js';
+import { typecheckTexts, type SdkLine, type TypeError } from '../helpers/typecheck.js';
+import { generateProgram, type GenerateOptions, type GeneratedProgram, type SiteExpectation } from './generator.js';
 
 export type FailureKind =
-  | 'exception' | 'report-errors' | 'transform-failed' | 'parse' | 'idempotency' | 'sites'
+  | 'exception' | 'report-errors' | 'transform-failed' | 'parse' | 'idempotency' | 'sites' | 'outcome'
   | 'typecheck-openai6' | 'typecheck-openai7' | 'generator';
 
 export interface Failure {
@@ -32,6 +35,10 @@ export interface Failure {
   kind: FailureKind;
   /** One line, starting with the seed so it can be replayed. */
   reason: string;
+  /** For `outcome` failures: what differs. */
+  mismatch?: Mismatch;
+  /** The program was generated in `classic` mode. */
+  classic?: boolean;
 }
 
 export interface CheckOptions {
@@ -45,6 +52,8 @@ export interface CheckOptions {
   failuresDir?: string;
   /** Generator overrides (exploration only; the tests use none). */
   generate?: GenerateOptions;
+  /** Seeds generated in `classic` mode (GenerateOptions.classic: the regression seeds). */
+  classic?: ReadonlySet<number>;
   /** Called after each program's tool runs (before type-checking). */
   onProgram?: (seed: number, done: number, total: number) => void;
 }
@@ -86,6 +95,93 @@ function tsParseErrors(file: string, text: string): string[] {
   });
 }
 
+/**
+ * The name of the innermost function declaration, method or accessor around a 1-based position
+ * (`#name` for a private method); arrow functions and function expressions belong to it.
+ */
+export function holderAt(file: string, text: string, line: number, column: number): string | undefined {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, isTs(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  const pos = sf.getPositionOfLineAndCharacter(line - 1, column - 1);
+  let name: string | undefined;
+  const visit = (node: ts.Node): void => {
+    if (pos < node.getStart(sf) || pos >= node.getEnd()) return;
+    if ((ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isGetAccessorDeclaration(node)) && node.name) name = node.name.getText(sf);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return name;
+}
+
+interface ReportSite {
+  file: string;
+  line: number;
+  column: number;
+  status: string;
+  client: { provider: string; evidence: string };
+  reasons: { code: string; detail?: string }[];
+}
+
+/** One way a site differs from the generator's expectation (property 6). */
+export interface Mismatch {
+  what: 'unexpected-site' | 'provider' | 'status' | 'reasons' | 'count';
+  message: string;
+  expected?: SiteExpectation;
+  /** The site's status and reasons (`code` or `code:detail`). */
+  status?: string;
+  reasons?: string[];
+  /** The site's provider and the evidence the report gives for it. */
+  provider?: string;
+  evidence?: string;
+  /** The expected reasons the site lacks. */
+  missing?: string[];
+  /** Sites listed in the expected place (`count`). */
+  listed?: number;
+}
+
+/** Property 6: each site against the generator's expectations; one entry per mismatch. */
+export function outcomeMismatches(program: GeneratedProgram, sites: readonly ReportSite[]): Mismatch[] {
+  const out: Mismatch[] = [];
+  const found = new Map<SiteExpectation, number>();
+  for (const s of sites) {
+    const text = program.files[s.file];
+    const fn = text === undefined ? undefined : holderAt(s.file, text, s.line, s.column);
+    const expected = program.expected.find((e) => e.file === s.file && e.fn === fn);
+    const reasons = s.reasons.map((r) => (r.detail ? `${r.code}:${r.detail}` : r.code));
+    if (!expected) {
+      out.push({ what: 'unexpected-site', reasons, message: `${s.file}:${s.line}:${s.column} is listed, but the generator wrote no site in ${fn ?? 'that place'}` });
+      continue;
+    }
+    found.set(expected, (found.get(expected) ?? 0) + 1);
+    const where = `${s.file}:${s.line}:${s.column} (${fn})`;
+    if (expected.provider && s.client.provider !== expected.provider) {
+      out.push({ what: 'provider', expected, status: s.status, reasons, provider: s.client.provider, evidence: s.client.evidence, message: `${where}: provider ${s.client.provider}, expected ${expected.provider} [${reasons.join(', ')}]` });
+    }
+    if (expected.status && s.status !== expected.status) {
+      const want = `${expected.status}${expected.reasons.length ? ` with ${expected.reasons.join(', ')}` : ''}`;
+      out.push({ what: 'status', expected, reasons, message: `${where}: ${s.status}, expected ${want} [${reasons.join(', ')}]` });
+      continue;
+    }
+    if (expected.status !== 'manual') continue;
+    const missing = expected.reasons.filter((want) => !s.reasons.some((r) => (want.includes(':') ? `${r.code}:${r.detail ?? ''}` === want : r.code === want)));
+    if (missing.length) out.push({ what: 'reasons', expected, reasons, missing, message: `${where}: missing reason ${missing.join(', ')} [${reasons.join(', ')}]` });
+  }
+  for (const e of program.expected) {
+    const n = found.get(e) ?? 0;
+    if (n !== e.sites) out.push({ what: 'count', expected: e, listed: n, message: `${e.file} ${e.fn}: ${n} site(s) listed, the generator wrote ${e.sites}` });
+  }
+  return out;
+}
+
+/** The text tsc checks: specifiers only the tool's resolution knows (aliases, workspaces) made relative. */
+function forTypecheck(program: GeneratedProgram, file: string, text: string): string | undefined {
+  let out = text;
+  for (const r of program.typecheckSpecifiers) {
+    if (r.file !== file) continue;
+    for (const q of ["'", '"']) out = out.split(`${q}${r.from}${q}`).join(`${q}${r.to}${q}`);
+  }
+  return out === text ? undefined : out;
+}
+
 function writeFiles(dir: string, files: Record<string, string>): void {
   for (const [rel, text] of Object.entries(files)) {
     const file = path.join(dir, rel);
@@ -110,22 +206,28 @@ export async function checkPrograms(seeds: number[], opts: CheckOptions = {}): P
     inputsTypeChecked: 0, reasons: {}, shapes: {}, failures: [], ms: 0,
   };
   const failed = new Set<number>();
-  const fail = (seed: number, kind: FailureKind, reason: string) => {
+  const fail = (seed: number, kind: FailureKind, reason: string, mismatch?: Mismatch) => {
     failed.add(seed);
-    result.failures.push({ seed, kind, reason: `seed ${seed}: ${kind}: ${reason}` });
+    const classic = opts.classic?.has(seed) ?? false;
+    result.failures.push({ seed, kind, reason: `seed ${seed}${classic ? ' (classic)' : ''}: ${kind}: ${reason}`, ...(mismatch ? { mismatch } : {}), ...(classic ? { classic } : {}) });
   };
   /** Per SDK line: the files to type-check, relative to `scratch`. */
   const toCheck = new Map<SdkLine, string[]>();
-  const add = (line: SdkLine, file: string) => {
+  /** Texts tsc checks instead of the file's (forTypecheck). */
+  const checkTexts = new Map<string, string>();
+  const add = (line: SdkLine, file: string, program?: GeneratedProgram, text?: string) => {
     if (!toCheck.has(line)) toCheck.set(line, []);
     toCheck.get(line)!.push(file);
+    const rel = file.split(path.sep).slice(2).join('/');
+    const replaced = program && text !== undefined ? forTypecheck(program, rel, text) : undefined;
+    if (replaced !== undefined) checkTexts.set(file, replaced);
   };
   const outputs = new Map<number, Record<string, string>>();
   rmSync(scratch, { recursive: true, force: true });
   try {
     let done = 0;
     for (const seed of seeds) {
-      const program = generateProgram(seed, opts.generate);
+      const program = generateProgram(seed, { ...opts.generate, classic: opts.classic?.has(seed) });
       result.programs++;
       result.sites += program.sites;
       for (const s of program.shapes) result.shapes[s] = (result.shapes[s] ?? 0) + 1;
@@ -133,8 +235,8 @@ export async function checkPrograms(seeds: number[], opts: CheckOptions = {}): P
       const inDir = path.join(scratch, 'in', String(seed));
       const outDir = path.join(scratch, 'out', String(seed));
       writeFiles(inDir, program.files);
-      for (const line of inputLines) for (const f of names) if (isTs(f)) add(line, path.join('in', String(seed), f));
-      await checkOne(seed, program.files, program.sites, names, inDir, outDir);
+      for (const line of inputLines) for (const f of names) if (isTs(f)) add(line, path.join('in', String(seed), f), program, program.files[f]);
+      await checkOne(seed, program, names, inDir, outDir);
       opts.onProgram?.(seed, ++done, seeds.length);
     }
 
@@ -146,7 +248,7 @@ export async function checkPrograms(seeds: number[], opts: CheckOptions = {}): P
     const errors = await Promise.all(lines.map(async (line) => {
       const files = toCheck.get(line) ?? [];
       if (!files.length) return [line, []] as const;
-      const errs = await typecheck(scratch, [...files, canary].map((f) => path.join(scratch, f)), line);
+      const errs = await typecheckTexts(scratch, [...files, canary].map((f) => ({ file: path.join(scratch, f), text: checkTexts.get(f) })), line);
       if (!errs.some((e) => e.file === 'canary/canary.ts')) throw new Error(`the ${line} type-check reported nothing for its canary: tsc did not check the files`);
       return [line, errs.filter((e) => e.file !== 'canary/canary.ts')] as const;
     }));
@@ -201,8 +303,9 @@ export async function checkPrograms(seeds: number[], opts: CheckOptions = {}): P
   result.ms = performance.now() - started;
   return result;
 
-  async function checkOne(seed: number, files: Record<string, string>, sites: number, names: string[], inDir: string, outDir: string): Promise<void> {
-    for (const name of names) {
+  async function checkOne(seed: number, program: GeneratedProgram, names: string[], inDir: string, outDir: string): Promise<void> {
+    const { files, sites } = program;
+    for (const name of program.roots[0] === '.' ? names.filter((n) => !n.endsWith('.json')) : program.roots) {
       // the generator's own contract: every input parses
       try {
         assertParses(name, files[name]);
@@ -214,7 +317,7 @@ export async function checkPrograms(seeds: number[], opts: CheckOptions = {}): P
     }
     let first;
     try {
-      first = await run(defaultOptions({ paths: names, cwd: inDir, dryRun: true, format: 'json' }));
+      first = await run(defaultOptions({ paths: program.roots, cwd: inDir, dryRun: true, format: 'json' }));
     } catch (err) {
       fail(seed, 'exception', firstLine(err));
       return;
@@ -234,6 +337,7 @@ export async function checkPrograms(seeds: number[], opts: CheckOptions = {}): P
       const listed = report.sites.map((s) => `${s.file}:${s.line}:${s.column}`).join(', ');
       fail(seed, 'sites', `expected ${sites} site(s), the report lists ${report.sites.length} [${listed}]`);
     }
+    for (const m of outcomeMismatches(program, report.sites)) fail(seed, 'outcome', m.message, m);
     const out: Record<string, string> = { ...files };
     let parsed = true;
     for (const c of changes) {
@@ -260,9 +364,9 @@ export async function checkPrograms(seeds: number[], opts: CheckOptions = {}): P
     result.changedPrograms++;
     writeFiles(outDir, out);
     if (!parsed) return; // already a failure; tsc would only repeat it
-    for (const line of sdkLines) for (const f of names) if (isTs(f)) add(line, path.join('out', String(seed), f));
+    for (const line of sdkLines) for (const f of names) if (isTs(f)) add(line, path.join('out', String(seed), f), program, out[f]);
     try {
-      const again = await run(defaultOptions({ paths: names, cwd: outDir, dryRun: true, format: 'json' }));
+      const again = await run(defaultOptions({ paths: program.roots, cwd: outDir, dryRun: true, format: 'json' }));
       for (const e of again.report.errors) fail(seed, 'idempotency', `second run reports an error: ${e.file}: ${e.message.split('\n')[0]}`);
       for (const c of again.changes) {
         const before = c.before.split(/\r?\n/);
