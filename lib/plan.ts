@@ -170,6 +170,18 @@ export interface SitePlan {
   unit: number;
   /** Rewrites to apply when the site is migrated. */
   edits: Edit[];
+  /**
+   * Files to create when the site is migrated (G-IMPORTS: the run-time message conversion module of
+   * its package). Every site that asks for one file is written with it, all-or-nothing.
+   */
+  creates?: NewFile[];
+}
+
+/** A file the tool creates; it must not exist on disk when the run writes it. */
+export interface NewFile {
+  /** Absolute path. */
+  file: string;
+  text: string;
 }
 
 export interface FilePlan {
