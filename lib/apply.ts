@@ -1,18 +1,24 @@
 /**
- * Executes the plan: per file, run the planned transforms once, re-parse, diff; in write mode
- * check the git guard and write atomically. A file whose transform throws or does not parse is
- * left exactly as it was and its sites are reported (per-file rollback).
+ * Executes the plan. Sites that must go together (a G-UNIT unit, a common file) form write sets
+ * (lib/apply/write-sets.ts); each file is transformed once and its output parsed again; in write
+ * mode the git guard is checked and every set is committed all-or-nothing (lib/apply/commit.ts).
+ * A set with a transform that throws, an output that does not parse, or a file that cannot be
+ * written leaves every one of its files exactly as it was, and all its sites are reported.
  */
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, promises as fsp, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { relativePath, UsageError } from './files.js';
+import { relativePath } from './files.js';
 import type { Edit, FilePlan, SitePlan } from './plan.js';
 import type { FileError } from './report/model.js';
 import type { MarkerRequest, TransformContext } from '../transforms/index.js';
+import { commitWriteSet, type FileChange } from './apply/commit.js';
+import { guardGit } from './apply/git-guard.js';
+import { seamsFromEnv, type ApplySeams } from './apply/seams.js';
+import { trapSignals } from './apply/signals.js';
+import { writeSets, type WriteSet } from './apply/write-sets.js';
 
+export type { FileChange };
 /** One file to transform: what the transforms need, nothing else (it may cross to a worker). */
 export interface TransformJob {
   file: string;
@@ -58,129 +64,172 @@ export interface ApplyInput {
   force: boolean;
 }
 
-export interface FileChange {
-  file: string;
-  rel: string;
-  before: string;
-  after: string;
-  bom: boolean;
+/** Why a planned site was not carried out after all (lib/run.ts makes it the site's reason). */
+export interface SiteFailure {
+  code: 'transform-failed' | 'write-failed';
+  /** The file that failed and why: `src/a.ts: the file is read-only`. */
+  detail: string;
 }
 
 export interface ApplyOutcome {
+  /** The files changed (write mode) or that would change (dry run), before and after. */
   changes: FileChange[];
   errors: FileError[];
-  /** Sites whose rewrite failed, with the error. */
-  failed: Map<SitePlan, string>;
-  /** Files actually written (write mode). */
+  /** Sites whose write set failed, and why. */
+  failed: Map<SitePlan, SiteFailure>;
+  /** Files actually written (write mode), relative. */
   written: string[];
   /** The signal that stopped the write phase early, if one did. */
   interrupted?: NodeJS.Signals;
 }
 
-export async function applyPlans(input: ApplyInput, runTransforms: TransformRunner = runTransformsHere): Promise<ApplyOutcome> {
-  const work = collect(input);
-  const changes: FileChange[] = [];
-  const errors: FileError[] = [];
-  const failed = new Map<SitePlan, string>();
-  const jobs: (TransformJob & { bom: boolean; sites: SitePlan[] })[] = [];
-  for (const [file, job] of work) {
-    if (!insideRoots(file, input.roots)) {
-      errors.push({ file: relativePath(input.cwd, file), message: 'rewrite refused: the file is outside the paths given' });
-      for (const site of job.sites) failed.set(site, 'an edit falls outside the paths given');
+/**
+ * `seams`: test seams (lib/apply/seams.ts); a normal run has none, unless the environment sets
+ * the test variables.
+ */
+export async function applyPlans(input: ApplyInput, runTransforms: TransformRunner = runTransformsHere, seams: ApplySeams = seamsFromEnv(process.env, input.cwd)): Promise<ApplyOutcome> {
+  const ledger = new Ledger(input.cwd);
+  const sets = writeSets(input.plans, { markers: input.markers, extraKeys: seams.extraKeys });
+  const { jobs, pending } = await prepare(sets, input, ledger);
+  const results = jobs.length ? await runTransforms(jobs) : [];
+  const ready = transformed(pending, jobs, results, ledger);
+  if (input.dryRun) return { changes: ready.flatMap((r) => r.changes), errors: ledger.errors, failed: ledger.failed, written: [] };
+  const { written, interrupted } = await commit(ready, input, seams, ledger);
+  return { changes: written, errors: ledger.errors, failed: ledger.failed, written: written.map((c) => c.rel), interrupted };
+}
+
+/** The errors and failed sites of a run, as the sets fail. */
+class Ledger {
+  readonly errors: FileError[] = [];
+  readonly failed = new Map<SitePlan, SiteFailure>();
+  constructor(private readonly cwd: string) {}
+
+  rel(file: string): string {
+    return relativePath(this.cwd, file);
+  }
+
+  /**
+   * Drops a whole write set: `culprit` gets the error, the set's other `files` (those it would
+   * change) a pointer to it, and every site of the set the failure.
+   */
+  drop(set: WriteSet, files: string[], culprit: string, message: string, code: SiteFailure['code'], cause: string): void {
+    this.errors.push({ file: this.rel(culprit), message });
+    for (const f of files) if (f !== culprit) this.errors.push({ file: this.rel(f), message: `left unchanged with its write set: ${this.rel(culprit)} failed` });
+    for (const site of set.sites) this.failed.set(site, { code, detail: `${this.rel(culprit)}: ${cause}` });
+  }
+}
+
+/** A set on its way: its transform jobs (indexes into the run's jobs) and the files it creates. */
+interface Pending {
+  set: WriteSet;
+  jobs: { index: number; bom: boolean }[];
+  created: FileChange[];
+}
+
+/** A write set whose files all transformed and parsed: the files it changes. */
+interface Ready {
+  set: WriteSet;
+  changes: FileChange[];
+}
+
+/** The transform jobs of every set that can be attempted: inside the roots, readable, consistent. */
+async function prepare(sets: WriteSet[], input: ApplyInput, ledger: Ledger): Promise<{ jobs: TransformJob[]; pending: Pending[] }> {
+  const jobs: TransformJob[] = [];
+  const pending: Pending[] = [];
+  for (const set of sets) {
+    const files = set.files.map((f) => f.file);
+    const outside = files.find((f) => !insideRoots(f, input.roots));
+    if (outside) {
+      ledger.drop(set, files, outside, 'rewrite refused: the file is outside the paths given', 'write-failed', 'outside the paths given');
       continue;
     }
-    const state = input.texts.get(file) ?? (await readState(file));
-    jobs.push({ file, text: state.text, edits: job.edits, markers: job.markers, bom: state.bom, sites: job.sites });
-  }
-  const results = jobs.length ? await runTransforms(jobs.map(({ file, text, edits, markers }) => ({ file, text, edits, markers }))) : [];
-  jobs.forEach((job, i) => {
-    const result = results[i];
-    const rel = relativePath(input.cwd, job.file);
-    if (result.ok) {
-      if (result.changed) changes.push({ file: job.file, rel, before: job.text, after: result.output, bom: job.bom });
-      return;
+    if (set.conflict) {
+      const { file, message } = set.conflict;
+      ledger.drop(set, files, file, `rewrite failed, file left unchanged: ${message}`, 'transform-failed', message);
+      continue;
     }
-    errors.push({ file: rel, message: `rewrite failed, file left unchanged: ${result.error}` });
-    for (const site of job.sites) failed.set(site, result.error);
-  });
-  // a site is only as good as every file it touches: drop files that hold part of a failed site
-  let kept = changes;
-  for (let again = true; again;) {
-    again = false;
-    const failedFiles = new Set([...failed.keys()].flatMap(filesOf));
-    kept = kept.filter((c) => {
-      if (!failedFiles.has(c.file)) return true;
-      for (const s of work.get(c.file)!.sites) if (!failed.has(s)) failed.set(s, `another file of its unit failed: ${c.rel}`);
-      again = true;
-      return false;
-    });
-  }
-  if (input.dryRun) return { changes: kept, errors, failed, written: [] };
-  guardGit(input.cwd, kept.map((c) => c.file), input.force);
-  const written: string[] = [];
-  // SIGINT / SIGTERM: finish the file being written (old or new, never partial), write no more
-  let interrupted: NodeJS.Signals | undefined;
-  const stop = (signal: NodeJS.Signals) => {
-    interrupted = signal;
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  try {
-    for (const change of kept) {
-      if (interrupted) {
-        errors.push({ file: change.rel, message: `not written: the run was interrupted (${interrupted})` });
+    const entry: Pending = { set, jobs: [], created: [] };
+    let blocked: { file: string; cause: string } | undefined;
+    for (const work of set.files) {
+      if (work.create !== undefined) {
+        const existing = readIfExists(work.file);
+        if (existing === work.create) continue; // made by an earlier run
+        if (existing !== undefined) {
+          blocked = { file: work.file, cause: 'the file to create already exists' };
+          break;
+        }
+        entry.created.push({ file: work.file, rel: ledger.rel(work.file), after: work.create, bom: false });
         continue;
       }
-      const problem = writeIfUnchanged(change);
-      if (problem) errors.push({ file: change.rel, message: problem });
-      else written.push(change.rel);
-      await nextTurn(); // lets a pending SIGINT / SIGTERM reach `stop` before the next file
+      try {
+        const state = input.texts.get(work.file) ?? (await readState(work.file));
+        const index = jobs.push({ file: work.file, text: state.text, edits: work.edits, markers: work.markers }) - 1;
+        entry.jobs.push({ index, bom: state.bom });
+      } catch (err) {
+        blocked = { file: work.file, cause: (err as Error).message.split('\n')[0] };
+        break;
+      }
     }
-  } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    if (blocked) ledger.drop(set, files, blocked.file, `not written: ${blocked.cause}`, 'write-failed', blocked.cause);
+    else pending.push(entry);
   }
-  return { changes: kept, errors, failed, written, interrupted };
+  return { jobs, pending };
+}
+
+/** Keeps the sets whose every file transformed and parsed; drops the others whole. */
+function transformed(pending: Pending[], jobs: TransformJob[], results: TransformResult[], ledger: Ledger): Ready[] {
+  const ready: Ready[] = [];
+  for (const { set, jobs: own, created } of pending) {
+    const changes: FileChange[] = [];
+    let broken: { file: string; error: string } | undefined;
+    for (const { index, bom } of own) {
+      const result = results[index];
+      const { file, text } = jobs[index];
+      if (!result.ok) broken ??= { file, error: result.error };
+      else if (result.changed) changes.push({ file, rel: ledger.rel(file), before: text, after: result.output, bom });
+    }
+    changes.push(...created);
+    if (broken) {
+      ledger.drop(set, changes.map((c) => c.file), broken.file, `rewrite failed, file left unchanged: ${broken.error}`, 'transform-failed', broken.error);
+    } else if (changes.length) ready.push({ set, changes });
+  }
+  return ready;
+}
+
+/**
+ * Write mode: the git guard, then every set committed all-or-nothing, in order. SIGINT / SIGTERM
+ * are trapped for the whole phase: the set being written finishes (or rolls back) completely, and
+ * no later set starts.
+ */
+async function commit(ready: Ready[], input: ApplyInput, seams: ApplySeams, ledger: Ledger): Promise<{ written: FileChange[]; interrupted?: NodeJS.Signals }> {
+  const signals = trapSignals();
+  const written: FileChange[] = [];
+  try {
+    guardGit(input.cwd, ready.flatMap((r) => r.changes.map((c) => c.file)), input.force);
+    for (const { set, changes } of ready) {
+      await signals.settle();
+      const signal = signals.received();
+      if (signal) {
+        for (const c of changes) ledger.errors.push({ file: c.rel, message: `not written: the run was interrupted (${signal})` });
+        for (const site of set.sites) ledger.failed.set(site, { code: 'write-failed', detail: `interrupted by ${signal} before its files were written` });
+        continue;
+      }
+      const outcome = commitWriteSet(changes, seams.commit);
+      if (outcome.ok) written.push(...changes);
+      else {
+        const { file, cause } = outcome.failure;
+        ledger.drop(set, changes.map((c) => c.file), file, `not written: ${cause}`, 'write-failed', cause);
+      }
+    }
+    await signals.settle();
+    return { written, interrupted: signals.received() };
+  } finally {
+    signals.release();
+  }
 }
 
 function insideRoots(file: string, roots: string[]): boolean {
   return roots.some((root) => file === root || file.startsWith(root.endsWith(path.sep) ? root : root + path.sep));
-}
-
-interface Job {
-  edits: Edit[];
-  markers: MarkerRequest[];
-  /** Sites with edits or markers in this file. */
-  sites: SitePlan[];
-}
-
-function collect(input: ApplyInput): Map<string, Job> {
-  const work = new Map<string, Job>();
-  const job = (file: string): Job => {
-    let j = work.get(file);
-    if (!j) work.set(file, (j = { edits: [], markers: [], sites: [] }));
-    return j;
-  };
-  for (const plan of input.plans) {
-    for (const site of plan.sites) {
-      if (site.record.status === 'migrated') {
-        for (const edit of site.edits) {
-          const j = job(edit.file);
-          j.edits.push(edit);
-          if (!j.sites.includes(site)) j.sites.push(site);
-        }
-      } else if (site.record.status === 'manual' && input.markers) {
-        const j = job(site.file);
-        j.markers.push({ statementStart: site.statementStart, reasons: site.record.reasons });
-        j.sites.push(site);
-      }
-    }
-  }
-  return work;
-}
-
-function filesOf(site: SitePlan): string[] {
-  return [...new Set([site.file, ...site.edits.map((e) => e.file)])];
 }
 
 async function readState(file: string): Promise<SourceState> {
@@ -192,58 +241,18 @@ function decodeState(raw: string): SourceState {
   return { text: bom ? raw.slice(1) : raw, bom };
 }
 
-export function unifiedDiff(change: FileChange): string {
-  return createTwoFilesPatch(`a/${change.rel}`, `b/${change.rel}`, change.before, change.after, '', '', { context: 3 });
-}
-
-/** Write mode refuses a dirty tree for the files it would change, unless --force (exit 2). */
-function guardGit(cwd: string, files: string[], force: boolean): void {
-  if (force || files.length === 0) return;
-  let top: string;
+/** The text of a file the plan creates, when it is already there. */
+function readIfExists(file: string): string | undefined {
+  if (!existsSync(file)) return undefined;
   try {
-    top = execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return readFileSync(file, 'utf8');
   } catch {
-    return; // not a git work tree: nothing to protect against
-  }
-  const dirty: string[] = [];
-  const CHUNK = 200;
-  for (let i = 0; i < files.length; i += CHUNK) {
-    const out = execFileSync('git', ['status', '--porcelain', '-z', '--', ...files.slice(i, i + CHUNK)], { cwd: top, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    for (const entry of out.split('\0')) if (entry.trim()) dirty.push(entry.slice(3));
-  }
-  if (dirty.length) {
-    throw new UsageError(`uncommitted changes in files this run would rewrite: ${dirty.slice(0, 10).join(', ')}${dirty.length > 10 ? ', …' : ''}. Commit or stash them, or pass --force.`);
+    return '';
   }
 }
 
-/**
- * Atomic write (temporary file + rename, permissions kept), only if the file is still as scanned.
- * Synchronous on purpose: five thread-pool round trips per file made writing 200 files cost
- * twice what the writes themselves cost (bench/run.ts, write over dry run plus writes).
- */
-function writeIfUnchanged(change: FileChange): string | undefined {
-  let current: SourceState;
-  let mode: number;
-  try {
-    current = decodeState(readFileSync(change.file, 'utf8'));
-    mode = statSync(change.file).mode & 0o7777;
-  } catch (err) {
-    return `not written: ${(err as Error).message}`;
-  }
-  if (current.text !== change.before || current.bom !== change.bom) return 'not written: the file changed on disk after it was scanned';
-  if ((mode & 0o222) === 0) return 'not written: the file is read-only';
-  const tmp = path.join(path.dirname(change.file), `.${path.basename(change.file)}.${process.pid}.${randomBytes(4).toString('hex')}.migrate-responses.tmp`);
-  try {
-    writeFileSync(tmp, (change.bom ? '\uFEFF' : '') + change.after, { mode });
-    chmodSync(tmp, mode); // the umask may have narrowed the mode given to writeFileSync
-    renameSync(tmp, change.file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    return `not written: ${(err as Error).message}`;
-  }
-  return undefined;
-}
-
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+/** A unified diff of one change (a created file is diffed against /dev/null). */
+export function unifiedDiff(change: FileChange): string {
+  const from = change.before === undefined ? '/dev/null' : `a/${change.rel}`;
+  return createTwoFilesPatch(from, `b/${change.rel}`, change.before ?? '', change.after, '', '', { context: 3 });
 }

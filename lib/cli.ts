@@ -94,7 +94,7 @@ function colorDiff(patch: string, color: boolean): string {
 
 function exitCode(result: RunResult, options: Options, verdict: GateResult | undefined): number {
   const { report } = result;
-  if (report.errors.length) return EXIT_FOUND;
+  if (report.errors.length || result.interrupted) return EXIT_FOUND;
   if (verdict) return verdict.passed ? EXIT_OK : EXIT_FOUND;
   if (options.check && remainingSites(report).length) return EXIT_FOUND;
   return EXIT_OK;

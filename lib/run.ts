@@ -36,6 +36,8 @@ export interface RunResult {
   changes: FileChange[];
   /** `--changed-since`: the files in scope (the report holds only their sites). */
   scope?: ChangedScope;
+  /** Write mode: the SIGINT/SIGTERM that stopped the write phase (the CLI then exits 1). */
+  interrupted?: NodeJS.Signals;
 }
 
 /** Phase timings on stderr when MIGRATE_RESPONSES_TIMING is set (used by the benchmarks). */
@@ -115,16 +117,16 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
     force: options.force,
   }, helper.runTransforms);
   mark('transform');
-  for (const [site, message] of outcome.failed) {
+  for (const [site, { code, detail }] of outcome.failed) {
     site.record.status = 'manual';
     site.record.notes = [];
-    site.record.reasons.push({ code: 'transform-failed', detail: message, message: reasonMessage('transform-failed', message) });
+    site.record.reasons.push({ code, detail, message: reasonMessage(code, detail) });
   }
   const sites: SiteRecord[] = plans.flatMap((p) => p.sites.map((s) => s.record));
   const inScope = (e: { file: string }) => !scope || scope.files.has(e.file) || sites.some((s) => s.file === e.file);
   const errors = [...discovery.errors, ...read.errors, ...result.errors, ...outcome.errors].filter(inScope);
   const changedFiles = options.dryRun ? outcome.changes.map((c) => c.rel) : outcome.written;
-  if (outcome.interrupted) warnings.push(`interrupted by ${outcome.interrupted}: ${outcome.written.length} file(s) written, the others left as they were`);
+  if (outcome.interrupted) warnings.push(`interrupted by ${outcome.interrupted}: ${outcome.written.length} file(s) written, the others left as they were; no write set was left half-written`);
   const report: Report = {
     tool: 'migrate-responses',
     version: VERSION,
@@ -149,6 +151,7 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
     formatCommand: !options.dryRun && changedFiles.length ? formatterCommand(options.cwd, changedFiles) : undefined,
     changes: outcome.changes,
     scope,
+    interrupted: outcome.interrupted,
   };
 }
 

@@ -109,8 +109,12 @@ const TABLE = [
     fix: 'Report the bug with a snippet of the call, and migrate this site by hand meanwhile.' },
   // Added by this tool (docs/migration-spec.md §9): the planned rewrite threw or produced code that does not parse.
   { code: 'transform-failed', rules: ['G-ATOMIC'],
-    message: 'The rewrite failed ({detail}); the file was left as it was.',
+    message: 'The rewrite failed ({detail}); every file of its write set was left as it was.',
     fix: 'Report the bug with the file, and migrate this site by hand meanwhile.' },
+  // Added by this tool (docs/migration-spec.md §9): a file of the site's write set could not be written; none of them was.
+  { code: 'write-failed', rules: ['G-UNIT', 'W-ALL-OR-NOTHING'],
+    message: 'Its files could not be written ({detail}); every file of its write set was left as it was.',
+    fix: 'Resolve the cause named (a file edited since the scan, a read-only file, a path outside those given, an interrupted run) and run the tool again.' },
   { code: 'test-mock', rules: ['N04'], fileLevel: true,
     message: 'Test doubles still target chat.completions.',
     fix: 'Update mocks to responses.create and the Responses result shape.' },
