@@ -6,6 +6,10 @@
  *  4. type-check: output (with its context files) compiles against openai 6.x and 7.x;
  *  5. differential run (case.json `"run": true`): input and output, run against the fake OpenAI
  *     server, print the same and send the same canonical requests.
+ * A multi-file case (an `output/` folder mirroring the inputs that change, test/helpers/fixtures.ts)
+ * is held to the same, for every file: the run changes exactly the mirrored files, each to its
+ * exact output, also when it writes them; they parse; a second run changes nothing; the whole
+ * migrated project type-checks; and the program from case.json's `main` behaves the same.
  */
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,11 +20,13 @@ import { run } from '../lib/run.js';
 import { assertParses } from '../transforms/parser.js';
 import { startFakeOpenAI, type FakeServer } from './fake-openai/index.js';
 import { runProgram, type ProgramFiles } from './helpers/differential.js';
-import { FIXTURES, REPO, fixtureOptions, loadFixtures, type Fixture } from './helpers/fixtures.js';
-import { typecheck, type TypeError } from './helpers/typecheck.js';
+import { FIXTURES, REPO, expectedOutputs, fixtureOptions, loadFixtures, type Fixture } from './helpers/fixtures.js';
+import { typecheckTexts, type TypeError } from './helpers/typecheck.js';
 
-const fixtures = loadFixtures().filter((f) => f.output && f.input);
-const runnable = (f: Fixture) => Boolean((f.options as { run?: boolean }).run);
+const all = loadFixtures();
+const fixtures = all.filter((f) => f.output && f.input);
+const multiFile = all.filter((f) => f.outputDir);
+const runnable = (f: Fixture) => Boolean(f.options.run);
 
 async function migrated(f: Fixture): Promise<string> {
   const { changes } = await run(fixtureOptions(f));
@@ -33,6 +39,43 @@ function isTypeScript(file: string): boolean {
   return /\.(ts|mts|cts|tsx)$/.test(file) && !file.endsWith('.d.ts');
 }
 
+function assertParsesBoth(file: string, text: string): void {
+  assert.doesNotThrow(() => assertParses(file, text));
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const diagnostics = (sf as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics;
+  assert.deepEqual(diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' ')), []);
+}
+
+/** The case's files as a program: every input, with `replaced` texts instead of some. */
+function programOf(f: Fixture, main: string, replaced: Map<string, string>): ProgramFiles {
+  const files = new Map<string, string>();
+  for (const i of f.inputs) files.set(path.relative(f.dir, i), replaced.get(i) ?? readFileSync(i, 'utf8'));
+  return { files, main };
+}
+
+/** The differential run: the migrated program prints the same and asks for the same, on Responses. */
+async function assertSameBehaviour(server: FakeServer, before: ProgramFiles, after: ProgramFiles): Promise<void> {
+  const was = await runProgram(server, before, 'before');
+  const now = await runProgram(server, after, 'after');
+  assert.equal(was.exitCode, 0, `the original program failed: ${was.stderr}`);
+  assert.equal(now.exitCode, was.exitCode, `the migrated program failed: ${now.stderr}`);
+  assert.equal(now.stdout, was.stdout);
+  assert.ok(was.requests.length > 0, 'the program made no request');
+  assert.deepEqual(now.requests.map((r) => r.api), was.requests.map(() => 'responses'));
+  assert.deepEqual(now.requests.map((r) => r.status), was.requests.map((r) => r.status));
+  assert.deepEqual(now.requests.map((r) => r.canonical), was.requests.map((r) => r.canonical));
+}
+
+/** A copy of the case's inputs (no output/) in test/tmp, removed by the caller. */
+function scratchCopy(f: Fixture, label: string): { copy: Fixture; dir: string } {
+  const dir = path.join(REPO, 'test', 'tmp', label, f.name.replace('/', '__'));
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(f.dir, dir, { recursive: true, filter: (src) => !f.outputDir || (src !== f.outputDir && !src.startsWith(f.outputDir + path.sep)) });
+  const inputs = f.inputs.map((i) => path.join(dir, path.relative(f.dir, i)));
+  return { copy: { ...f, dir, inputs, outputDir: undefined }, dir };
+}
+
 describe('migration fixtures', () => {
   const typeErrors = new Map<string, TypeError[]>();
   let server: FakeServer;
@@ -41,9 +84,21 @@ describe('migration fixtures', () => {
     server = await startFakeOpenAI();
     const files = fixtures.filter((f) => isTypeScript(f.output!)).flatMap((f) => [
       f.output!, ...f.inputs.filter((i) => i !== f.input && isTypeScript(i)),
-    ]);
-    for (const sdk of ['openai6', 'openai7'] as const) typeErrors.set(sdk, await typecheck(FIXTURES, files, sdk));
+    ]).map((file) => ({ file }));
+    // a multi-file case is checked as the migrated project: each input with its output's text
+    for (const f of multiFile) {
+      const outputs = expectedOutputs(f);
+      for (const file of f.inputs.filter(isTypeScript)) {
+        const output = outputs.get(file);
+        files.push({ file, ...(output ? { text: readFileSync(output, 'utf8') } : {}) });
+      }
+    }
+    for (const sdk of ['openai6', 'openai7'] as const) typeErrors.set(sdk, await typecheckTexts(FIXTURES, files, sdk));
   });
+  const typeErrorsOf = (f: Fixture, sdk: 'openai6' | 'openai7') => {
+    const dir = path.relative(FIXTURES, f.dir);
+    return (typeErrors.get(sdk) ?? []).filter((e) => e.file.startsWith(`${dir}/`)).map((e) => `${e.file}:${e.line} ${e.message}`);
+  };
   after(async () => server?.close());
 
   it('has at least one migration fixture', () => assert.ok(fixtures.length > 0));
@@ -55,13 +110,7 @@ describe('migration fixtures', () => {
         assert.equal(actual, readFileSync(f.output!, 'utf8'));
       });
 
-      it('output parses', () => {
-        const text = readFileSync(f.output!, 'utf8');
-        assert.doesNotThrow(() => assertParses(f.output!, text));
-        const sf = ts.createSourceFile(f.output!, text, ts.ScriptTarget.Latest, true);
-        const diagnostics = (sf as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics;
-        assert.deepEqual(diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' ')), []);
-      });
+      it('output parses', () => assertParsesBoth(f.output!, readFileSync(f.output!, 'utf8')));
 
       it('a second run changes nothing', async () => {
         const scratch = path.join(REPO, 'test', 'tmp', 'idempotency', f.name.replace('/', '__'));
@@ -81,32 +130,65 @@ describe('migration fixtures', () => {
 
       if (isTypeScript(f.output!)) {
         for (const sdk of ['openai6', 'openai7'] as const) {
-          it(`type-checks against ${sdk}`, () => {
-            const dir = path.relative(FIXTURES, f.dir);
-            const errors = (typeErrors.get(sdk) ?? []).filter((e) => e.file.startsWith(`${dir}/`));
-            assert.deepEqual(errors.map((e) => `${e.file}:${e.line} ${e.message}`), []);
-          });
+          it(`type-checks against ${sdk}`, () => assert.deepEqual(typeErrorsOf(f, sdk), []));
         }
       }
 
       if (runnable(f)) {
         it('behaves the same against the fake OpenAI server', async () => {
-          const program = (main: string, mainText: string): ProgramFiles => {
-            const files = new Map<string, string>();
-            for (const i of f.inputs) files.set(path.relative(f.dir, i), readFileSync(i, 'utf8'));
-            files.set(path.relative(f.dir, f.input!), mainText);
-            return { files, main };
-          };
           const main = path.relative(f.dir, f.input!);
-          const before = await runProgram(server, program(main, readFileSync(f.input!, 'utf8')), 'before');
-          const after = await runProgram(server, program(main, readFileSync(f.output!, 'utf8')), 'after');
-          assert.equal(before.exitCode, 0, `the original program failed: ${before.stderr}`);
-          assert.equal(after.exitCode, before.exitCode, `the migrated program failed: ${after.stderr}`);
-          assert.equal(after.stdout, before.stdout);
-          assert.ok(before.requests.length > 0, 'the program made no request');
-          assert.deepEqual(after.requests.map((r) => r.api), before.requests.map(() => 'responses'));
-          assert.deepEqual(after.requests.map((r) => r.status), before.requests.map((r) => r.status));
-          assert.deepEqual(after.requests.map((r) => r.canonical), before.requests.map((r) => r.canonical));
+          await assertSameBehaviour(server, programOf(f, main, new Map()), programOf(f, main, new Map([[f.input!, readFileSync(f.output!, 'utf8')]])));
+        });
+      }
+    });
+  }
+  it('has at least one multi-file migration fixture', () => assert.ok(multiFile.length > 0));
+
+  for (const f of multiFile) {
+    describe(`${f.name} (multi-file)`, () => {
+      const outputs = expectedOutputs(f);
+      const rel = (file: string) => path.relative(f.dir, file).split(path.sep).join('/');
+
+      it('output/ mirrors input files only', () => {
+        assert.deepEqual([...outputs.keys()].filter((i) => !f.inputs.includes(i)).map(rel), []);
+      });
+
+      it('rewrites exactly the mirrored files, each to its output', async () => {
+        const { changes } = await run(fixtureOptions(f));
+        assert.deepEqual(changes.map((c) => c.rel).sort(), [...outputs.keys()].map(rel).sort());
+        for (const c of changes) assert.equal(c.after, readFileSync(outputs.get(c.file)!, 'utf8'), c.rel);
+      });
+
+      it('write mode leaves every file as its output (or as it was), and a second run changes nothing', async () => {
+        const { copy, dir } = scratchCopy(f, 'multi-file');
+        try {
+          const first = await run(fixtureOptions(copy, { dryRun: false, force: true }));
+          assert.deepEqual(first.report.errors, []);
+          assert.deepEqual([...first.report.changedFiles].sort(), [...outputs.keys()].map(rel).sort());
+          for (const i of f.inputs) {
+            const expected = readFileSync(outputs.get(i) ?? i, 'utf8');
+            assert.equal(readFileSync(path.join(dir, path.relative(f.dir, i)), 'utf8'), expected, rel(i));
+          }
+          const again = await run(fixtureOptions(copy));
+          assert.deepEqual(again.changes.map((c) => c.rel), []);
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      });
+
+      it('every output parses', () => {
+        for (const output of outputs.values()) assertParsesBoth(output, readFileSync(output, 'utf8'));
+      });
+
+      for (const sdk of ['openai6', 'openai7'] as const) {
+        it(`the migrated project type-checks against ${sdk}`, () => assert.deepEqual(typeErrorsOf(f, sdk), []));
+      }
+
+      if (runnable(f)) {
+        it('behaves the same against the fake OpenAI server', async () => {
+          assert.ok(f.options.main, 'case.json names the program entry (`main`)');
+          const migrated = new Map([...outputs].map(([input, output]) => [input, readFileSync(output, 'utf8')]));
+          await assertSameBehaviour(server, programOf(f, f.options.main, new Map()), programOf(f, f.options.main, migrated));
         });
       }
     });

@@ -2,6 +2,10 @@
  * Fixture folders (fixtures/<group>/<case>/): `input.<ext>` plus optional context files, an
  * `expected.json` with the report entries reviewed by hand, an optional `output.<ext>` with the
  * expected rewrite, and an optional `case.json` with run options.
+ *
+ * A multi-file case has no `output.<ext>` but an `output/` folder that mirrors the input files
+ * the run changes (same relative paths): every file under it is the exact expected text of the
+ * input at that path, and every input not under it must stay as it is.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -36,6 +40,10 @@ export interface CaseOptions {
   skip?: Kind[];
   /** Use the fixture's tsconfig.json (type-aware mode). */
   tsconfig?: boolean;
+  /** Differential run against the fake OpenAI server (test/migrate-fixtures.test.ts). */
+  run?: boolean;
+  /** The program's entry, relative to the case, when it is not `input.<ext>` (multi-file cases). */
+  main?: string;
 }
 
 export interface Fixture {
@@ -45,6 +53,8 @@ export interface Fixture {
   inputs: string[];
   input?: string;
   output?: string;
+  /** Multi-file case: the `output/` folder mirroring the inputs that change. */
+  outputDir?: string;
   expected: Expected;
   options: CaseOptions;
 }
@@ -61,7 +71,8 @@ export function loadFixtures(group?: string): Fixture[] {
     for (const name of readdirSync(groupDir).sort()) {
       const dir = path.join(groupDir, name);
       if (!statSync(dir).isDirectory() || !existsSync(path.join(dir, 'expected.json'))) continue;
-      const inputs = listFiles(dir).filter((f) => (!META.test(path.basename(f)) || path.dirname(f) !== dir) && !CONFIG.test(path.basename(f)));
+      const outputDir = existsSync(path.join(dir, 'output')) && statSync(path.join(dir, 'output')).isDirectory() ? path.join(dir, 'output') : undefined;
+      const inputs = listFiles(dir).filter((f) => (!META.test(path.basename(f)) || path.dirname(f) !== dir) && !CONFIG.test(path.basename(f)) && !(outputDir && f.startsWith(outputDir + path.sep)));
       const input = inputs.find((f) => /^input\.[a-z]+$/.test(path.basename(f)) && path.dirname(f) === dir);
       const outputName = input && `output${path.extname(input)}`;
       const output = outputName && existsSync(path.join(dir, outputName)) ? path.join(dir, outputName) : undefined;
@@ -71,6 +82,7 @@ export function loadFixtures(group?: string): Fixture[] {
         inputs,
         input,
         output,
+        outputDir,
         expected: JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Expected,
         options: existsSync(path.join(dir, 'case.json')) ? (JSON.parse(readFileSync(path.join(dir, 'case.json'), 'utf8')) as CaseOptions) : {},
       });
@@ -87,6 +99,14 @@ function listFiles(dir: string): string[] {
     else out.push(full);
   }
   return out.sort();
+}
+
+/** Multi-file case: each input path that `output/` mirrors, with its expected output file. */
+export function expectedOutputs(f: Fixture): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!f.outputDir) return out;
+  for (const file of listFiles(f.outputDir)) out.set(path.join(f.dir, path.relative(f.outputDir, file)), file);
+  return out;
 }
 
 export function fixtureOptions(f: Fixture, overrides: Partial<Options> = {}): Options {
