@@ -14,7 +14,7 @@ export const NO_PROGRESS: ProgressHooks = { phase() {}, done() {} };
 
 /** A spinner that appears once a run has lasted `delayMs`. */
 export function terminalProgress(delayMs = 400): ProgressHooks {
-  // the write phase handles SIGINT/SIGTERM itself (files are finished, never cut): no signal traps here
+  // the write phase handles SIGINT/SIGTERM itself (a write set is finished, never cut): no signal traps here
   const spinner = yoctoSpinner({ stream: process.stderr, handleSignals: false });
   let text = '';
   let started = false;
