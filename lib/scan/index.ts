@@ -24,6 +24,7 @@ import { ResultAnalyzer } from './results.js';
 import { StreamAnalyzer } from './streams.js';
 import { SiteAnalysis } from './site.js';
 import { siteId } from './site-id.js';
+import { invocationsOf } from './indirect.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
 import { PARSE_NOTE, REASONING_INCLUDE, REPLAY_NOTE } from '../rules/results.js';
 
@@ -257,6 +258,11 @@ function analyseSite(
     if (found.direct && ts.isCallExpression(found.call)) {
       if (found.receiver && resolver.resolve(found.receiver).wrapper) kindsOfParams(found.call, analysis);
       else analyseSdkCall(found.call, found.method, analysis, ctx, isSite);
+    } else if (!found.direct) {
+      // not rewritten, but every failing reason of its request and result is still listed (G-ATOMIC)
+      for (const { call, params } of invocationsOf(found.call, found.methodToken, ctx.checker)) {
+        analyseSdkCall(call, found.method, analysis, ctx, isSite, params);
+      }
     }
     if (found.method === 'runTools' || found.method === 'runFunctions') {
       analysis.kinds.add('tool-using');
@@ -288,16 +294,18 @@ function analyseSite(
   return { site: { found, analysis, api, provider, evidence, ignored: hasIgnoreMarker(sf, found), sf }, assumedDefault };
 }
 
-function analyseSdkCall(call: ts.CallExpression, method: string, analysis: SiteAnalysis, ctx: ScanContext, isSite: (n: ts.Node) => boolean): void {
+function analyseSdkCall(
+  call: ts.CallExpression, method: string, analysis: SiteAnalysis, ctx: ScanContext, isSite: (n: ts.Node) => boolean, params = call.arguments[0],
+): void {
   if (method === 'runTools' || method === 'runFunctions') {
-    const params = call.arguments[0] && unwrap(call.arguments[0]);
-    if (params && ts.isObjectLiteralExpression(params)) {
-      const stream = literalValue(propertyValue(params.properties.find((p) => propertyNameText(p.name) === 'stream')));
+    const object = params && unwrap(params);
+    if (object && ts.isObjectLiteralExpression(object)) {
+      const stream = literalValue(propertyValue(object.properties.find((p) => propertyNameText(p.name) === 'stream')));
       if (stream?.kind === 'boolean' && stream.value) analysis.kinds.add('streaming');
     }
     return;
   }
-  const request = new RequestAnalyzer(ctx, analysis).analyze(call, method);
+  const request = new RequestAnalyzer(ctx, analysis).analyze(call, method, params);
   if (method === 'parse') {
     analysis.kinds.add('structured-output');
     analysis.note('H-PARSE', 'warn', PARSE_NOTE);
