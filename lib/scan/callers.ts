@@ -26,8 +26,8 @@ export interface CallerSearch {
   filesNaming(name: string): readonly string[];
   /** Files a pass needed that its program does not hold: the scan adds them and runs again. */
   wanted: Set<string>;
-  /** W-EDGE: a published package's module, or one whose importers may live outside the paths given. */
-  edgeOf(file: string): string | undefined;
+  /** W-EDGE: a published package's module, or one `name` is used from outside the paths given. */
+  edgeOf(file: string, name: string): string | undefined;
 }
 
 /** The function a `return` (or an arrow's expression body) at `outer` returns from. */
@@ -73,7 +73,7 @@ export function callersOf(fn: FollowedFunction, ctx: ScanContext, search: Caller
   let files: ts.SourceFile[] = [file];
   if (visibleElsewhere) {
     if (!search) return { stop: `${name.text} is used from other modules (${locationOf(ctx, name)})` };
-    const edge = search.edgeOf(file.fileName);
+    const edge = search.edgeOf(file.fileName, name.text);
     if (edge) return { stop: `${name.text}: ${edge} (${locationOf(ctx, name)})` };
     const missing: string[] = [];
     files = [];
@@ -113,7 +113,7 @@ export function callersOf(fn: FollowedFunction, ctx: ScanContext, search: Caller
  */
 function useOfName(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdentifier, target: ts.Symbol, member: boolean): ts.CallExpression | 'plumbing' | 'other' | string {
   const parent = id.parent;
-  if (ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent)) {
+  if (ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent) || isRequireBinding(parent)) {
     return symbolOf(checker, id) === target || !symbolOf(checker, id) ? 'plumbing' : 'other';
   }
   const s = symbolOf(checker, id);
@@ -136,6 +136,15 @@ function useOfName(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdenti
   if (ts.isExportAssignment(outer.parent) || (ts.isShorthandPropertyAssignment(outer.parent) && isModuleExports(outer.parent.parent))) return 'plumbing';
   if (ts.isPropertyAssignment(outer.parent) && isModuleExports(outer.parent.parent)) return 'plumbing';
   return `${id.text} is used other than called`;
+}
+
+/** `const { f } = require('./m')`: an import spelled in CommonJS (TypeScript binds it as an alias in JavaScript). */
+function isRequireBinding(node: ts.Node): boolean {
+  if (!ts.isBindingElement(node) || !ts.isObjectBindingPattern(node.parent)) return false;
+  const decl = node.parent.parent;
+  if (!ts.isVariableDeclaration(decl) || !decl.initializer) return false;
+  const init = decl.initializer;
+  return ts.isCallExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'require';
 }
 
 /** `module.exports = { … }` / `exports = { … }`. */

@@ -90,7 +90,7 @@ export function scan(input: ScanInput): ScanResult {
   const sources = new Map<string, ts.SourceFile>();
   let project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
   const callerSearch = createCallerSearch({
-    files: input.files ?? sitePaths, texts: new Map(candidates.map((c) => [path.normalize(c.path), c.text])), layout, roots: input.roots ?? [input.cwd],
+    files: input.files ?? sitePaths, texts: new Map(candidates.map((c) => [path.normalize(c.path), c.text])), layout, roots: input.roots ?? [input.cwd], cwd: input.cwd,
   });
   let pass = analyseFiles(sitePaths, project, modules, input, new Set(), callerSearch);
 

@@ -36,6 +36,11 @@ export interface CaseOptions {
   skip?: Kind[];
   /** Use the fixture's tsconfig.json (type-aware mode). */
   tsconfig?: boolean;
+  /**
+   * The paths given to the tool, relative to the fixture (default: every input file). A folder
+   * covers its package, so a function exported there is followed to its callers (W-EDGE).
+   */
+  paths?: string[];
 }
 
 export interface Fixture {
@@ -91,7 +96,7 @@ function listFiles(dir: string): string[] {
 
 export function fixtureOptions(f: Fixture, overrides: Partial<Options> = {}): Options {
   return defaultOptions({
-    paths: f.inputs.map((i) => path.relative(f.dir, i)),
+    paths: f.options.paths ?? f.inputs.map((i) => path.relative(f.dir, i)),
     cwd: f.dir,
     dryRun: true,
     format: 'json',
