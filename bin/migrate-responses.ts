@@ -6,6 +6,11 @@
 import { startHelper } from '../lib/helper.js';
 
 const helper = startHelper();
+// output piped into a reader that stops early (`| head`): stop quietly, as other CLIs do
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(process.exitCode ?? 0);
+});
 const { main, EXIT_FOUND } = await import('../lib/cli.js');
 main(process.argv, helper).then(
   (code) => {

@@ -96,6 +96,7 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
     ? scan({
         candidates: read.candidates.map((c) => ({ path: c.path, text: c.text })),
         files: discovery.files,
+        roots: rootsOf(options),
         cwd: options.cwd,
         tsconfig,
         allow,

@@ -186,6 +186,22 @@ export class ProjectLayout {
     return info;
   }
 
+  /**
+   * The folder whose files may import `file`'s module without a package name in between: its
+   * workspace root when its package is a workspace member, else its package folder (W-EDGE).
+   */
+  importersRootOf(file: string): string | undefined {
+    const dir = path.dirname(file);
+    return this.workspaceRootOf(dir) ?? this.packageFor(file)?.dir;
+  }
+
+  /** A package whose consumers may live elsewhere: named, not `private`, with an entry point (W-EDGE). */
+  isPublished(file: string): boolean {
+    const json = this.packageFor(file)?.json;
+    if (!json || json.private === true || !json.name) return false;
+    return Boolean(json.main || json.module || json.exports || json.types || json.typings);
+  }
+
   // ---- workspaces ------------------------------------------------------------------------------
 
   /** The nearest folder at or above `dir` that declares workspace packages. */

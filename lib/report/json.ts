@@ -60,6 +60,7 @@ function siteJson(site: SiteRecord) {
     status: site.status,
     reasons: site.reasons.map(reasonJson),
     notes: site.notes.map(noteJson),
+    groupFiles: [...(site.groupFiles ?? [])],
   };
 }
 

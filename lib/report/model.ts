@@ -52,6 +52,11 @@ export interface SiteRecord {
   status: SiteStatus;
   reasons: Reason[];
   notes: Note[];
+  /**
+   * Other files the rewrite of this site's group changes (W-FOLLOW: the callers that read its
+   * result, a builder in another module), relative like `file`; absent when there are none.
+   */
+  groupFiles?: string[];
 }
 
 /** File-level findings that are not sites (e.g. `test-mock`). */

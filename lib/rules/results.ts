@@ -139,6 +139,8 @@ export const TYPE_RENAMES: Readonly<Record<string, { to: string | null; module: 
   ChatCompletionTool: { to: 'Tool', module: 'openai/resources/responses/responses' },
   ChatCompletionFunctionTool: { to: 'FunctionTool', module: 'openai/resources/responses/responses' },
   ChatCompletionMessageParam: { to: 'ResponseInputItem', module: 'openai/resources/responses/responses' },
+  ChatCompletionChunk: { to: 'ResponseStreamEvent', module: 'openai/resources/responses/responses' },
+  ChatCompletionStream: { to: 'ResponseStream', module: 'openai/lib/responses/ResponseStream' },
   ChatCompletionMessage: { to: null, module: '' },
 };
 

@@ -3,6 +3,7 @@ import type { AllowList } from '../allow.js';
 import { relativePath } from '../files.js';
 import { ts } from './ast.js';
 import type { BindingScope } from './bindings.js';
+import type { CallerSearch } from './callers.js';
 
 export type { AllowList };
 
@@ -19,6 +20,8 @@ export interface ScanContext extends BindingScope {
    * that may subclass them and runs again when any is missing from the program.
    */
   fieldOwners: Set<string>;
+  /** Finding the callers of a function a result is returned from (W-FOLLOW); absent in unit tests. */
+  callerSearch?: CallerSearch;
 }
 
 export const relativeFile = relativePath;

@@ -70,6 +70,10 @@ export function findSites(sf: ts.SourceFile, scope: BindingScope, endpointImport
       }
       if (mayHaveSdk && isMockCall(node)) mocks.push(node);
     }
+    if (mayHaveSdk && ts.isBindingElement(node)) {
+      const detached = destructuredMethod(node);
+      if (detached) sites.push(detached);
+    }
     if (mayHaveSdk && isAccess(node) && SDK_METHODS.has(accessName(node) ?? '')) {
       const indirect = indirectUse(node, scope);
       if (indirect === 'mock') mocks.push(node);
@@ -104,7 +108,7 @@ function chainOf(callee: ts.Expression): Chain | undefined {
 function sdkCall(call: ts.CallExpression, scope: BindingScope): FoundSite | undefined {
   const callee = call.expression;
   const chain = chainOf(callee);
-  if (!chain) return undefined;
+  if (!chain) return completionsAliasCall(call, scope);
   const c = unwrap(callee) as ts.PropertyAccessExpression | ts.ElementAccessExpression;
   const method = accessName(c)!;
   const methodToken = accessNameNode(c);
@@ -132,6 +136,51 @@ function sdkCall(call: ts.CallExpression, scope: BindingScope): FoundSite | unde
   }
   if (hasMessages(call) && isAccess(holder) && /chat/i.test(accessName(holder) ?? '')) {
     return { kind: 'sdk', call, direct: true, methodToken, method, beta: false, receiverProblem: `the chat resource ${holder.getText()} comes from elsewhere`, callee: c };
+  }
+  return undefined;
+}
+
+/**
+ * `completions.create(…)` on a completions resource held in a variable: `const completions =
+ * client.chat.completions` or `const { completions } = client.chat`. Rewritten like a chat alias
+ * (`client.responses.create`); `beta.chat` and anything else held that way is listed, not followed.
+ */
+function completionsAliasCall(call: ts.CallExpression, scope: BindingScope): FoundSite | undefined {
+  const c = unwrap(call.expression);
+  if (!isAccess(c) || !SDK_METHODS.has(accessName(c) ?? '')) return undefined;
+  const holder = unwrap(c.expression);
+  if (!ts.isIdentifier(holder)) return undefined;
+  const decl = declarationOf(scope.checker, holder);
+  const chat = decl && completionsResourceChat(decl);
+  if (!chat) return undefined;
+  const method = accessName(c)!;
+  const site = { kind: 'sdk' as const, call, direct: true, methodToken: accessNameNode(c), method, beta: false, callee: c };
+  if (isAccess(chat) && accessName(chat) === 'chat') {
+    const below = unwrap(chat.expression);
+    if (isAccess(below) && accessName(below) === 'beta') {
+      return { ...site, beta: true, receiverProblem: `the completions resource ${holder.text} is held in a variable` };
+    }
+    if (method === 'runFunctions') return undefined;
+    if (method === 'runTools') return { ...site, receiver: below };
+    return { ...site, receiver: below, chatAlias: holder };
+  }
+  // `const completions = openai.completions` is legacy completions (N01) unless the call says chat
+  if (!hasMessages(call) && !(isAccess(chat) && /chat/i.test(accessName(chat) ?? '')) && !(ts.isIdentifier(chat) && /chat/i.test(chat.text))) return undefined;
+  return { ...site, receiverProblem: `the completions resource ${holder.text} comes from elsewhere` };
+}
+
+/** `const x = <chat>.completions` or `const { completions } = <chat>`: the `<chat>` expression. */
+function completionsResourceChat(decl: ts.Declaration): ts.Expression | undefined {
+  if (ts.isVariableDeclaration(decl) && decl.initializer && decl.parent.flags & ts.NodeFlags.Const) {
+    const init = unwrap(decl.initializer);
+    if (isAccess(init) && accessName(init) === 'completions') return unwrap(init.expression);
+  }
+  if (ts.isBindingElement(decl) && ts.isObjectBindingPattern(decl.parent)) {
+    const key = propertyNameText(decl.propertyName ?? (ts.isIdentifier(decl.name) ? decl.name : undefined));
+    const holder = decl.parent.parent;
+    if (key === 'completions' && ts.isVariableDeclaration(holder) && holder.initializer && holder.parent.flags & ts.NodeFlags.Const) {
+      return unwrap(holder.initializer);
+    }
   }
   return undefined;
 }
@@ -186,6 +235,24 @@ function indirectUse(access: ts.PropertyAccessExpression | ts.ElementAccessExpre
   }
   if (ts.isTypeOfExpression(parent)) return undefined; // feature detection (N06)
   return 'mock'; // expect(create), vi.mocked(create)…
+}
+
+/** `const { create } = client.chat.completions`: the method detached from its client (a site, receiver-not-client). */
+function destructuredMethod(element: ts.BindingElement): FoundSite | undefined {
+  const key = propertyNameText(element.propertyName ?? (ts.isIdentifier(element.name) ? element.name : undefined));
+  if (!key || !SDK_METHODS.has(key) || !ts.isObjectBindingPattern(element.parent)) return undefined;
+  const holder = element.parent.parent;
+  const init = ts.isVariableDeclaration(holder) || ts.isParameter(holder) ? holder.initializer && unwrap(holder.initializer) : undefined;
+  if (!init || !isAccess(init) || accessName(init) !== 'completions') return undefined;
+  const chat = unwrap(init.expression);
+  if (!isAccess(chat) || accessName(chat) !== 'chat') return undefined;
+  const below = unwrap(chat.expression);
+  const beta = isAccess(below) && accessName(below) === 'beta';
+  if (key === 'runFunctions' && !beta) return undefined;
+  return {
+    kind: 'sdk', call: init, direct: false, methodToken: element.propertyName ?? element.name, method: key, beta,
+    receiverProblem: 'the method is detached from its client', callee: init,
+  };
 }
 
 /** `vi.spyOn(client.chat.completions, 'create')`, `jest.spyOn(…)`: test doubles of the API. */

@@ -24,13 +24,18 @@ import { ResultAnalyzer } from './results.js';
 import { StreamAnalyzer } from './streams.js';
 import { SiteAnalysis } from './site.js';
 import { siteId } from './site-id.js';
+import { invocationsOf } from './indirect.js';
+import { createCallerSearch } from './caller-search.js';
+import type { CallerSearch } from './callers.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
 import { PARSE_NOTE, REASONING_INCLUDE, REPLAY_NOTE } from '../rules/results.js';
 
 export interface ScanInput {
   candidates: CandidateText[];
-  /** Every source file of the run (absolute paths): where the importers of endpoint constants are looked for. */
+  /** Every source file of the run (absolute paths): where the importers of endpoint constants and the callers of exported functions are looked for. */
   files?: string[];
+  /** The paths given, absolute and real: a module whose importers may live outside them is an edge (W-EDGE). */
+  roots?: string[];
   cwd: string;
   tsconfig?: string;
   allow: AllowList;
@@ -68,7 +73,8 @@ export function scan(input: ScanInput): ScanResult {
     errors.push({ file: relativeFile(input.cwd, c.path), message: `not scanned: brackets nest deeper than ${MAX_NESTING} levels (the parsers would overflow their stack)` });
     return false;
   });
-  const modules = new ModuleResolver(new ProjectLayout());
+  const layout = new ProjectLayout();
+  const modules = new ModuleResolver(layout);
   // The first program holds the files that can hold a site and what they import (import-depth.ts).
   // A pass can find that a question needs more; the next program adds it (trees already parsed
   // are reused) and the files concerned are analysed again:
@@ -83,7 +89,10 @@ export function scan(input: ScanInput): ScanResult {
   const roots = [...sitePaths];
   const sources = new Map<string, ts.SourceFile>();
   let project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
-  let pass = analyseFiles(sitePaths, project, modules, input);
+  const callerSearch = createCallerSearch({
+    files: input.files ?? sitePaths, texts: new Map(candidates.map((c) => [path.normalize(c.path), c.text])), layout, roots: input.roots ?? [input.cwd], cwd: input.cwd,
+  });
+  let pass = analyseFiles(sitePaths, project, modules, input, new Set(), callerSearch);
 
   const subclassFiles = subclassCandidates(pass.fieldOwners, candidates.filter((c) => !siteSet.has(path.normalize(c.path))));
   const endpointModules = new Set(sitePaths.map((p) => project.sourceFile(p)).filter((sf): sf is ts.SourceFile => Boolean(sf && exportsChatEndpoint(sf))).map((sf) => path.normalize(sf.fileName)));
@@ -94,7 +103,18 @@ export function scan(input: ScanInput): ScanResult {
   if (subclassFiles.length || importers.length) {
     roots.push(...subclassFiles, ...importers);
     project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
-    pass = analyseFiles([...sitePaths, ...importers], project, modules, input, importerSet);
+    pass = analyseFiles([...sitePaths, ...importers], project, modules, input, importerSet, callerSearch);
+  }
+  // W-FOLLOW: a result returned from an exported function is followed to its callers; the files
+  // that name it join the program, and the sites are analysed again (twice at most: a caller may
+  // return the result again)
+  for (let round = 0; round < 2 && callerSearch.wanted.size; round++) {
+    const wanted = [...callerSearch.wanted].filter((f) => !roots.includes(f));
+    callerSearch.wanted.clear();
+    if (!wanted.length) break;
+    roots.push(...wanted);
+    project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
+    pass = analyseFiles([...sitePaths, ...importers], project, modules, input, importerSet, callerSearch);
   }
   // Import tracking leaves out the ECMAScript lib (it costs more than the rest of a typical scan).
   // When a site's messages could not be typed because of it (`input.trim()` has no type without
@@ -102,7 +122,7 @@ export function scan(input: ScanInput): ScanResult {
   const gaps = new Set(pass.analysed.filter((a) => a.analysis.libTypeGap).map((a) => a.sf.fileName));
   if (gaps.size && !project.typeAware && !project.degraded) {
     project = createScanProject({ candidates, roots, resolver: modules, sources, withLib: true });
-    const again = analyseFiles([...gaps], project, modules, input, importerSet);
+    const again = analyseFiles([...gaps], project, modules, input, importerSet, callerSearch);
     pass = { ...pass, analysed: [...pass.analysed.filter((a) => !gaps.has(a.sf.fileName)), ...again.analysed], assumedDefault: pass.assumedDefault || again.assumedDefault };
   }
   errors.push(...pass.errors);
@@ -160,7 +180,9 @@ function subclassCandidates(owners: ReadonlySet<string>, candidates: readonly Ca
 }
 
 /** Find and analyse the sites of these files with this program; syntax and scanner errors go to `errors`. */
-function analyseFiles(files: string[], project: ScanProject, modules: ModuleResolver, input: ScanInput, endpointImporters: ReadonlySet<string> = new Set()): Pass {
+function analyseFiles(
+  files: string[], project: ScanProject, modules: ModuleResolver, input: ScanInput, endpointImporters: ReadonlySet<string>, callerSearch: CallerSearch,
+): Pass {
   const ctx: ScanContext = {
     checker: project.checker,
     program: project.program,
@@ -170,6 +192,7 @@ function analyseFiles(files: string[], project: ScanProject, modules: ModuleReso
     subclassesOf: buildSubclassIndex(project.program, project.checker),
     resolve: (specifier, fromFile) => modules.resolve(specifier, fromFile),
     fieldOwners: new Set(),
+    callerSearch,
   };
   const resolver = new ProviderResolver(ctx);
   const errors: FileError[] = [];
@@ -257,6 +280,11 @@ function analyseSite(
     if (found.direct && ts.isCallExpression(found.call)) {
       if (found.receiver && resolver.resolve(found.receiver).wrapper) kindsOfParams(found.call, analysis);
       else analyseSdkCall(found.call, found.method, analysis, ctx, isSite);
+    } else if (!found.direct) {
+      // not rewritten, but every failing reason of its request and result is still listed (G-ATOMIC)
+      for (const { call, params } of invocationsOf(found.call, found.methodToken, ctx.checker)) {
+        analyseSdkCall(call, found.method, analysis, ctx, isSite, params);
+      }
     }
     if (found.method === 'runTools' || found.method === 'runFunctions') {
       analysis.kinds.add('tool-using');
@@ -288,16 +316,18 @@ function analyseSite(
   return { site: { found, analysis, api, provider, evidence, ignored: hasIgnoreMarker(sf, found), sf }, assumedDefault };
 }
 
-function analyseSdkCall(call: ts.CallExpression, method: string, analysis: SiteAnalysis, ctx: ScanContext, isSite: (n: ts.Node) => boolean): void {
+function analyseSdkCall(
+  call: ts.CallExpression, method: string, analysis: SiteAnalysis, ctx: ScanContext, isSite: (n: ts.Node) => boolean, params = call.arguments[0],
+): void {
   if (method === 'runTools' || method === 'runFunctions') {
-    const params = call.arguments[0] && unwrap(call.arguments[0]);
-    if (params && ts.isObjectLiteralExpression(params)) {
-      const stream = literalValue(propertyValue(params.properties.find((p) => propertyNameText(p.name) === 'stream')));
+    const object = params && unwrap(params);
+    if (object && ts.isObjectLiteralExpression(object)) {
+      const stream = literalValue(propertyValue(object.properties.find((p) => propertyNameText(p.name) === 'stream')));
       if (stream?.kind === 'boolean' && stream.value) analysis.kinds.add('streaming');
     }
     return;
   }
-  const request = new RequestAnalyzer(ctx, analysis).analyze(call, method);
+  const request = new RequestAnalyzer(ctx, analysis).analyze(call, method, params);
   if (method === 'parse') {
     analysis.kinds.add('structured-output');
     analysis.note('H-PARSE', 'warn', PARSE_NOTE);
@@ -358,6 +388,7 @@ function hasIgnoreMarker(sf: ts.SourceFile, found: FoundSite): boolean {
 // ---- deciding the outcome ----------------------------------------------------------------------
 
 function decide(analysed: Analysed[], input: ScanInput): FilePlan[] {
+  uncoveredCalls(analysed, input);
   const { units, unitOf } = unitsOf(analysed);
   const status = new Map<Analysed, SiteStatus>();
   const reasons = new Map<Analysed, ReasonRef[]>();
@@ -402,6 +433,9 @@ function decide(analysed: Analysed[], input: ScanInput): FilePlan[] {
       reasons: reasons.get(a)!.map((r) => ({ code: r.code, ...(r.detail !== undefined ? { detail: r.detail } : {}), message: reasonMessage(r.code, r.detail) })),
       notes: status.get(a) === 'migrated' ? a.analysis.notes : [],
     };
+    const groupFiles = [...new Set(units.get(unitOf.get(a)!)!.flatMap((m) => m.analysis.edits.map((e) => e.file)))]
+      .filter((f) => f !== sf.fileName).map((f) => relativeFile(input.cwd, f)).sort();
+    if (groupFiles.length && status.get(a) === 'migrated') record.groupFiles = groupFiles;
     const plan: SitePlan = {
       record,
       file: sf.fileName,
@@ -433,6 +467,29 @@ function siteLocation(a: Analysed, cwd: string): string {
 }
 
 /** Union sites that share a binding (G-UNIT). */
+/**
+ * W-FOLLOW into a parameter holds only when every call of the function passes a followed result:
+ * a call the sites do not reach passes something else, and the function's reads cannot change.
+ */
+function uncoveredCalls(analysed: Analysed[], input: ScanInput): void {
+  const reached = new Map<string, Set<ts.Node>>();
+  for (const a of analysed) {
+    for (const [key, feed] of a.analysis.feeds) {
+      const set = reached.get(key) ?? new Set<ts.Node>();
+      for (const call of feed.reached) set.add(call);
+      reached.set(key, set);
+    }
+  }
+  for (const a of analysed) {
+    for (const [key, feed] of a.analysis.feeds) {
+      const missed = feed.calls.find((c) => !reached.get(key)!.has(c));
+      if (!missed) continue;
+      const at = `${relativeFile(input.cwd, missed.getSourceFile().fileName)}:${missed.getSourceFile().getLineAndCharacterOfPosition(missed.getStart()).line + 1}`;
+      a.analysis.reason('result-escapes', `argument: ${feed.callee} is also called with another value (${at})`);
+    }
+  }
+}
+
 function unitsOf(analysed: Analysed[]): { units: Map<number, Analysed[]>; unitOf: Map<Analysed, number> } {
   const parent = analysed.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));

@@ -42,8 +42,8 @@ interface Collected {
 export class RequestAnalyzer {
   constructor(private readonly ctx: ScanContext, private readonly site: SiteAnalysis) {}
 
-  analyze(call: ts.CallExpression, method: string): RequestFacts {
-    const arg = call.arguments[0];
+  /** `arg`: the params argument (the second one of `create.call(thisArg, params)`). */
+  analyze(call: ts.CallExpression, method: string, arg: ts.Expression | undefined = call.arguments[0]): RequestFacts {
     if (!arg) {
       this.site.reason('params-not-local', 'params');
       return { stream: 'no' };

@@ -12,11 +12,13 @@ import {
 } from '../rules/results.js';
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, isFunctionLike, climbWrappers, startOf, walk,
-  isBooleanContext, isEquality, isWriteReference,
+  isBooleanContext, isEquality, isWriteReference, returnExpressions, shortText,
 } from './ast.js';
 import { declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
+import { callersOf, feedParameter, MAX_HOPS, returningFunction } from './callers.js';
+import { locationOf } from './context.js';
 import type { SiteAnalysis } from './site.js';
 
 /** A chain being followed: where it started and what it becomes on the Responses side. */
@@ -47,6 +49,11 @@ export class ResultAnalyzer {
   /** `alias = <chain>` writes seen from the alias side, and the ones the root side accounted for. */
   private readonly aliasWrites: ts.Node[] = [];
   private readonly acceptedWrites = new Set<ts.Node>();
+  /** Functions whose callers were followed (W-FOLLOW), and how many deep the current one is. */
+  private readonly returnsFollowed = new Set<ts.Node>();
+  /** Parameters followed into (W-FOLLOW), with every call of their function. */
+  private readonly paramsFollowed = new Map<ts.Node, readonly ts.CallExpression[]>();
+  private hops = 0;
 
   constructor(
     private readonly ctx: ScanContext,
@@ -112,8 +119,64 @@ export class ResultAnalyzer {
     }
     const use = useOf(outer);
     if (use === 'discard') return;
+    if (use === 'return') return this.returned(outer, true);
     if (use === 'read') return this.site.reason('result-escapes', 'promise');
     this.site.reason('result-escapes', use === 'console' ? 'argument' : use);
+  }
+
+  /**
+   * W-FOLLOW: the completion (or its promise) is returned from a function: every call of that
+   * function is a use of this result, wherever it is in the project. The function's other returns
+   * must give the same unit's value, and its return type is retyped with it.
+   */
+  private returned(outer: ts.Node, isPromise: boolean): void {
+    const fn = returningFunction(outer);
+    if (!fn) return this.site.reason('result-escapes', 'return');
+    if (this.returnsFollowed.has(fn)) return;
+    this.returnsFollowed.add(fn);
+    if (this.hops >= MAX_HOPS) return this.site.reason('result-escapes', `return: more than ${MAX_HOPS} functions deep (${locationOf(this.ctx, fn)})`);
+    const other = returnExpressions(fn).find((r) => !this.sameReturnedValue(r, outer));
+    if (other) return this.site.reason('result-escapes', `return: the function also returns ${shortText(other, 40)} (${locationOf(this.ctx, other)})`);
+    const callers = callersOf(fn, this.ctx, this.ctx.callerSearch);
+    if ('stop' in callers) return this.site.reason('result-escapes', `return: ${callers.stop}`);
+    this.site.share('returns', fn);
+    if (fn.type && this.retypeAnnotation(fn.type) === 'escape') return;
+    const yieldsPromise = isPromise || Boolean(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Async);
+    this.hops++;
+    for (const call of callers.calls) {
+      if (yieldsPromise) this.promise(call);
+      else this.value(call, 'completion', { root: call, accessed: [], links: [], rootOptional: false });
+    }
+    this.hops--;
+  }
+
+  /**
+   * W-FOLLOW: the completion is an argument of a project function: its reads in that function are
+   * this result's reads. Every call of the function must pass a result of the same unit (checked
+   * when the unit is decided); a third-party function is an edge (false: the caller reports it).
+   */
+  private intoCallee(outer: ts.Node): boolean {
+    const fed = feedParameter(this.ctx, this.site, outer, this.paramsFollowed, this.hops);
+    if (!fed || fed === 'done') return Boolean(fed);
+    if (fed.type && this.retypeAnnotation(fed.type) === 'escape') return true;
+    this.hops++;
+    this.binding(fed.name, 'completion');
+    this.hops--;
+    return true;
+  }
+
+  /** A return of the followed function that gives this unit's value: the same expression, the same binding, or a site call. */
+  private sameReturnedValue(r: ts.Expression, outer: ts.Node): boolean {
+    if (climbWrappers(r) === outer || r === outer) return true;
+    let e = unwrap(r);
+    if (ts.isAwaitExpression(e)) e = unwrap(e.expression);
+    if (this.isSiteCall(e)) return true;
+    const o = unwrap(outer as ts.Expression);
+    if (ts.isIdentifier(e) && ts.isIdentifier(o)) {
+      const a = declarationOf(this.ctx.checker, e);
+      return Boolean(a && a === declarationOf(this.ctx.checker, o));
+    }
+    return false;
   }
 
   /** The local variable declaration an `x = await …` assigns to. */
@@ -297,6 +360,12 @@ export class ResultAnalyzer {
         return;
       case 'reflect':
         return this.site.reason('no-equivalent-result', `reflection on ${describe(chain)}`);
+      case 'return':
+        if (shape === 'completion' && pathOf(chain).length === 0) return this.returned(outer, false);
+        return this.site.reason('result-escapes', use);
+      case 'argument':
+        if (shape === 'completion' && pathOf(chain).length === 0 && this.intoCallee(outer)) return;
+        return this.site.reason('result-escapes', use);
       default:
         this.site.reason('result-escapes', use);
     }

@@ -30,6 +30,11 @@ export class SiteAnalysis {
    * without it): the site's file is analysed again with a program that has the lib.
    */
   libTypeGap = false;
+  /**
+   * W-FOLLOW into a callee's parameter: per parameter (a unit key), every call of the callee and
+   * the calls this site's value reaches. The decision checks that the unit reaches them all.
+   */
+  readonly feeds = new Map<string, { calls: readonly ts.Node[]; reached: Set<ts.Node>; callee: string }>();
 
   constructor(
     /** Absolute path of the file that holds the call. */
@@ -70,7 +75,16 @@ export class SiteAnalysis {
   }
 
   /** A unit key for a declaration: two sites with the same key migrate together. */
-  share(kind: string, decl: ts.Node): void {
-    this.unitKeys.add(`${kind}:${decl.getSourceFile().fileName}:${decl.pos}`);
+  share(kind: string, decl: ts.Node): string {
+    const key = `${kind}:${decl.getSourceFile().fileName}:${decl.pos}`;
+    this.unitKeys.add(key);
+    return key;
+  }
+
+  /** This site's value is the argument of `call`, one of `calls` (every call of the callee). */
+  feed(key: string, call: ts.Node, calls: readonly ts.Node[], callee: string): void {
+    const entry = this.feeds.get(key) ?? { calls, reached: new Set<ts.Node>(), callee };
+    entry.reached.add(call);
+    this.feeds.set(key, entry);
   }
 }

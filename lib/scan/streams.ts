@@ -11,7 +11,10 @@ import {
   ANY, CHUNK_STEPS, FINAL_METHODS, INDEX0, LISTENERS, SAME_STREAM_MEMBERS, STREAM_FINISH_CONDITIONS,
   type ChunkShape, type ChunkStep,
 } from '../rules/streams.js';
-import { ts, climbWrappers, unwrap, stringValue, numberValue, isInside, isFunctionLike, isBooleanContext, isEquality, isWriteReference } from './ast.js';
+import {
+  ts, climbWrappers, unwrap, stringValue, numberValue, isInside, isFunctionLike, isBooleanContext, isEquality, isWriteReference, returnExpressions, shortText, walk,
+} from './ast.js';
+import { callersOf, feedParameter, MAX_HOPS, returningFunction } from './callers.js';
 import type { ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import { ResultAnalyzer, useOf } from './results.js';
@@ -30,6 +33,10 @@ export class StreamAnalyzer {
   /** Ranges where `<chunk>.response.usage` is known to be set (inside an `if (chunk.usage)` guard). */
   private readonly narrowed: { node: ts.Node; variable: ts.Node }[] = [];
   private readonly followed = new Set<ts.Node>();
+  /** W-FOLLOW: parameters and functions the stream was followed into or out of, and how deep. */
+  private readonly paramsFollowed = new Map<ts.Node, readonly ts.CallExpression[]>();
+  private readonly returnsFollowed = new Set<ts.Node>();
+  private hops = 0;
 
   constructor(
     private readonly ctx: ScanContext,
@@ -53,7 +60,7 @@ export class StreamAnalyzer {
       for (const ref of this.references(parent.name)) this.raw(ref);
       return;
     }
-    this.handoff(outer);
+    this.handoff(outer, (n) => this.raw(n), true);
   }
 
   /** A Stream<ChatCompletionChunk> value: iterated, aborted, or handed off. */
@@ -71,13 +78,64 @@ export class StreamAnalyzer {
       if (name === 'toReadableStream' || name === 'tee') return this.site.reason('stream-handoff', name);
       return this.site.reason('not-supported-yet', `stream.${name}`);
     }
-    this.handoff(outer);
+    this.handoff(outer, (n) => this.stream(n));
   }
 
-  private handoff(outer: ts.Node): void {
+  /**
+   * The stream (or its promise) leaves this code. W-FOLLOW: into a project function's parameter
+   * (every call of it must pass a stream of the unit), or out of a function to every caller;
+   * `follow` continues with the same kind of value there.
+   */
+  private handoff(outer: ts.Node, follow: (node: ts.Node) => void, isPromise = false): void {
     const use = useOf(outer);
     if (use === 'discard') return;
+    if (use === 'argument' && this.hops < MAX_HOPS) {
+      const fed = feedParameter(this.ctx, this.site, outer, this.paramsFollowed, this.hops, 'stream-handoff');
+      if (fed === 'done') return;
+      if (fed) {
+        if (fed.type) this.retypeStreamAnnotation(fed.type);
+        this.hops++;
+        for (const ref of this.references(fed.name)) follow(ref);
+        this.hops--;
+        return;
+      }
+    }
+    if (use === 'return' && this.hops < MAX_HOPS) {
+      const fn = returningFunction(outer);
+      const other = fn && returnExpressions(fn).find((r) => climbWrappers(r) !== outer && r !== outer);
+      const callers = fn && !other ? callersOf(fn, this.ctx, this.ctx.callerSearch) : undefined;
+      if (fn && callers && !('stop' in callers) && !this.returnsFollowed.has(fn)) {
+        this.returnsFollowed.add(fn);
+        this.site.share('returns', fn);
+        if (fn.type) this.retypeStreamAnnotation(fn.type);
+        const async = !isPromise && Boolean(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Async);
+        this.hops++;
+        // an async function hands its callers a promise of the stream it returns
+        for (const call of callers.calls) (async ? this.awaited(call, follow) : follow(call));
+        this.hops--;
+        return;
+      }
+      if (callers && 'stop' in callers) return this.site.reason('stream-handoff', `return: ${callers.stop}`);
+      if (other) return this.site.reason('stream-handoff', `return: the function also returns ${shortText(other, 40)}`);
+    }
     this.site.reason('stream-handoff', use === 'read' || use === 'console' ? 'argument' : use);
+  }
+
+  /** `await f()` of an async function that returns the stream: follow the awaited value. */
+  private awaited(call: ts.Node, follow: (node: ts.Node) => void): void {
+    const parent = climbWrappers(call).parent;
+    if (ts.isAwaitExpression(parent)) return follow(parent);
+    if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return this.site.reason('stream-handoff', 'a stream promise held in a variable');
+    this.site.reason('stream-handoff', 'a stream promise not awaited');
+  }
+
+  /** H-TYPES on a parameter or return type that holds the stream. */
+  private retypeStreamAnnotation(type: ts.TypeNode): void {
+    const refs: ts.TypeReferenceNode[] = ts.isTypeReferenceNode(type) ? [type] : [];
+    walk(type, (n) => {
+      if (ts.isTypeReferenceNode(n)) refs.push(n);
+    });
+    if (refs.map((r) => this.site.retypeReference(r)).includes('escape')) this.site.reason('stream-handoff', 'type');
   }
 
   // ---- the helper (S-HELPER, S-FINAL) ------------------------------------------------------
@@ -103,7 +161,7 @@ export class StreamAnalyzer {
       if (name === 'toReadableStream') return this.site.reason('stream-handoff', name);
       return this.site.reason('no-equivalent-result', name);
     }
-    this.handoff(outer);
+    this.handoff(outer, (n) => this.helper(n));
   }
 
   /** `.on('content', (delta, snapshot) => …)` → `.on('response.output_text.delta', ({ delta, snapshot }) => …)`. */

@@ -17,7 +17,6 @@ export interface KnownIssue {
 }
 
 const LAZY = new Set(['class:lazy-getter', 'class:static-lazy']);
-const ALIASED = new Set(['completions-alias', 'completions-destructure', 'detached-call']);
 
 export const KNOWN_ISSUES: KnownIssue[] = [
   {
@@ -34,28 +33,6 @@ export const KNOWN_ISSUES: KnownIssue[] = [
       if (m.what === 'provider' && m.status === 'ignored') return m.provider === 'unknown' && /never constructed in view|never assigned in view|^null in /.test(m.evidence ?? '');
       if (!m.reasons?.includes('provider-unknown:injected')) return false;
       return m.what === 'provider' || (m.what === 'reasons' && (m.missing ?? []).every((r) => r.startsWith('provider-')));
-    },
-  },
-  {
-    id: 'completions-alias-missed',
-    summary:
-      'lib/scan/find-sites.ts: a call through a completions resource (`const completions = client.chat.completions`, ' +
-      '`const { completions } = client.chat`) and a destructured detached create (`const { create } = client.chat.completions`) ' +
-      'are not listed at all (a silent miss; `const chat = client.chat` and `const create = client.chat.completions.create` are)',
-    matches: (f) => {
-      const m = f.mismatch;
-      return f.kind === 'outcome' && m?.what === 'count' && m.listed === 0 && ALIASED.has(m.expected?.receiver ?? '');
-    },
-  },
-  {
-    id: 'indirect-call-not-analysed',
-    summary:
-      'lib/scan/index.ts (analyseSite): a site called through .call/.apply/.bind is not analysed past its receiver, ' +
-      'so the reasons of its request and result are not listed (G-ATOMIC: every failing reason is listed)',
-    matches: (f) => {
-      const m = f.mismatch;
-      return f.kind === 'outcome' && m?.what === 'reasons' && (m.reasons ?? []).some((r) => r.startsWith('receiver-not-client')) &&
-        (m.expected?.receiver === 'bind' || m.expected?.receiver === 'call');
     },
   },
 ];

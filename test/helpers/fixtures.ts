@@ -44,6 +44,11 @@ export interface CaseOptions {
   run?: boolean;
   /** The program's entry, relative to the case, when it is not `input.<ext>` (multi-file cases). */
   main?: string;
+  /**
+   * The paths given to the tool, relative to the fixture (default: every input file). A folder
+   * covers its package, so a function exported there is followed to its callers (W-EDGE).
+   */
+  paths?: string[];
 }
 
 export interface Fixture {
@@ -111,7 +116,7 @@ export function expectedOutputs(f: Fixture): Map<string, string> {
 
 export function fixtureOptions(f: Fixture, overrides: Partial<Options> = {}): Options {
   return defaultOptions({
-    paths: f.inputs.map((i) => path.relative(f.dir, i)),
+    paths: f.options.paths ?? f.inputs.map((i) => path.relative(f.dir, i)),
     cwd: f.dir,
     dryRun: true,
     format: 'json',

@@ -1,0 +1,93 @@
+/**
+ * The project-wide view W-FOLLOW needs (lib/scan/callers.ts): which files of the run name a
+ * function, and whether a module's importers can all be in view (W-EDGE). Files are read only
+ * when a site's value first leaves through an exported function, and once.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { discoverFiles } from '../files.js';
+import type { ProjectLayout } from '../project/layout.js';
+import type { CallerSearch } from './callers.js';
+
+export interface CallerSearchInput {
+  /** Every source file of the run (absolute paths). */
+  files: readonly string[];
+  /** Texts already read (the candidates). */
+  texts: ReadonlyMap<string, string>;
+  layout: ProjectLayout;
+  /** The paths given, absolute and real. */
+  roots: readonly string[];
+  cwd: string;
+}
+
+/** Files outside the paths given that are read to look for callers, at most (W-EDGE past it). */
+const MAX_OUTSIDE_FILES = 20000;
+
+export function createCallerSearch(input: CallerSearchInput): CallerSearch {
+  let texts: Map<string, string> | undefined;
+  const named = new Map<string, string[]>();
+  const run = new Set(input.files.map((f) => path.normalize(f)));
+  const read = (file: string): string | undefined => {
+    const known = input.texts.get(file);
+    if (known !== undefined) return known;
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return undefined; // unreadable files are reported by discovery
+    }
+  };
+  const allTexts = (): Map<string, string> => {
+    if (texts) return texts;
+    texts = new Map();
+    for (const file of run) {
+      const text = read(file);
+      if (text !== undefined) texts.set(file, text);
+    }
+    return texts;
+  };
+  // the package's files the run does not cover, per package folder
+  const outside = new Map<string, string[] | undefined>();
+  const outsideOf = (root: string): string[] | undefined => {
+    if (!outside.has(root)) {
+      let files: string[] | undefined;
+      try {
+        files = discoverFiles([root], input.cwd).files.map((f) => path.normalize(f)).filter((f) => !run.has(f));
+      } catch {
+        files = undefined;
+      }
+      outside.set(root, files && files.length <= MAX_OUTSIDE_FILES ? files : undefined);
+    }
+    return outside.get(root);
+  };
+  const covered = (dir: string) => input.roots.some((r) => dir === r || dir.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
+  return {
+    wanted: new Set(),
+    filesNaming(name) {
+      let files = named.get(name);
+      if (!files) {
+        const word = wordPattern(name);
+        files = [...allTexts()].filter(([, text]) => text.includes(name) && word.test(text)).map(([file]) => file);
+        named.set(name, files);
+      }
+      return files;
+    },
+    edgeOf(file, name) {
+      if (input.layout.isPublished(file)) return 'exported from a published package (its callers live elsewhere)';
+      const root = input.layout.importersRootOf(file) ?? path.dirname(file);
+      if (covered(root)) return undefined;
+      // the paths given are part of a package: its other files are read (never rewritten) for callers
+      const others = outsideOf(root);
+      if (!others) return `its package (${path.relative(input.cwd, root) || '.'}) has too many files outside the paths given to check`;
+      const word = wordPattern(name);
+      const caller = others.find((f) => {
+        const text = read(f);
+        return text !== undefined && text.includes(name) && word.test(text);
+      });
+      return caller ? `named in ${path.relative(input.cwd, caller)}, outside the paths given` : undefined;
+    },
+  };
+}
+
+function wordPattern(name: string): RegExp {
+  return new RegExp(`(^|[^\\w$])${name.replace(/\$/g, '\\$')}($|[^\\w$])`);
+}

@@ -1,0 +1,252 @@
+/**
+ * W-FOLLOW through a function's return (docs/migration-spec.md §1.4b): the function a returned
+ * Chat value leaves, and every call of it in the project. Following stops (W-EDGE), with the
+ * place it stopped, at a use that is not a call, a same-named use the checker cannot tell apart,
+ * a method of a class hierarchy (a call typed as the base may run it), a function exported from
+ * a published package, or a module whose importers are not all in the paths given.
+ */
+import { ts, climbWrappers, isFunctionLike, walk } from './ast.js';
+import type { ScanContext } from './context.js';
+import type { SiteAnalysis } from './site.js';
+import { locationOf } from './context.js';
+
+/** W-EDGE: how many functions a value is followed through, at most. */
+export const MAX_HOPS = 3;
+
+export type FollowedFunction = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunction | ts.FunctionExpression;
+
+export type Callers =
+  | { calls: ts.CallExpression[] }
+  /** Why following stopped, and where. */
+  | { stop: string };
+
+/** What the scan offers for finding callers outside the site's file. */
+export interface CallerSearch {
+  /** Files of the run whose text names `name` as a word (absolute paths). */
+  filesNaming(name: string): readonly string[];
+  /** Files a pass needed that its program does not hold: the scan adds them and runs again. */
+  wanted: Set<string>;
+  /** W-EDGE: a published package's module, or one `name` is used from outside the paths given. */
+  edgeOf(file: string, name: string): string | undefined;
+}
+
+/** The function a `return` (or an arrow's expression body) at `outer` returns from. */
+export function returningFunction(outer: ts.Node): FollowedFunction | undefined {
+  const parent = outer.parent;
+  let fn: ts.Node | undefined;
+  if (ts.isArrowFunction(parent) && parent.body === outer) fn = parent;
+  else if (ts.isReturnStatement(parent)) {
+    fn = parent.parent;
+    while (fn && !isFunctionLike(fn)) fn = fn.parent;
+  }
+  if (!fn) return undefined;
+  if (ts.isFunctionDeclaration(fn) || ts.isMethodDeclaration(fn) || ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) return fn;
+  return undefined;
+}
+
+/** The name callers use: a declaration's, a const's, a class method's or an arrow-valued class field's. */
+export function calledName(fn: FollowedFunction): ts.Identifier | ts.PrivateIdentifier | undefined {
+  if ((ts.isFunctionDeclaration(fn) || ts.isMethodDeclaration(fn)) && fn.name && (ts.isIdentifier(fn.name) || ts.isPrivateIdentifier(fn.name))) return fn.name;
+  const holder = climbWrappers(fn).parent;
+  if (ts.isVariableDeclaration(holder) && ts.isIdentifier(holder.name) && holder.parent.flags & ts.NodeFlags.Const) return holder.name;
+  if (ts.isPropertyDeclaration(holder) && (ts.isIdentifier(holder.name) || ts.isPrivateIdentifier(holder.name))) return holder.name;
+  return undefined;
+}
+
+/** Every call of `fn` in the project, or where following stopped. */
+export function callersOf(fn: FollowedFunction, ctx: ScanContext, search: CallerSearch | undefined): Callers {
+  if (fn.asteriskToken) return { stop: `a generator (${locationOf(ctx, fn)})` };
+  const name = calledName(fn);
+  if (!name) return { stop: `an anonymous function (${locationOf(ctx, fn)})` };
+  const symbol = symbolOf(ctx.checker, name);
+  if (!symbol) return { stop: `${name.text} is not resolved (${locationOf(ctx, name)})` };
+  if (ts.canHaveDecorators(fn) && ts.getDecorators(fn)?.length) return { stop: `${name.text} is decorated: a framework may call it (${locationOf(ctx, name)})` };
+  const member = ts.isClassLike(fn.parent) || ts.isPropertyDeclaration(climbWrappers(fn).parent);
+  const cls = member ? (ts.isClassLike(fn.parent) ? fn.parent : climbWrappers(fn).parent.parent) as ts.ClassLikeDeclaration : undefined;
+  if (cls && (cls.heritageClauses?.length || ctx.subclassesOf(cls).length)) {
+    return { stop: `${name.text} belongs to a class hierarchy (${locationOf(ctx, name)})` };
+  }
+  const file = name.getSourceFile();
+  // `#m` and TypeScript's `private m` are called from their class only
+  const privateMember = ts.isPrivateIdentifier(name) || Boolean(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Private);
+  const visibleElsewhere = privateMember ? false : Boolean(cls) || (ts.isIdentifier(name) && isExportedDeclaration(ctx.checker, name));
+  let files: ts.SourceFile[] = [file];
+  if (visibleElsewhere) {
+    if (!search) return { stop: `${name.text} is used from other modules (${locationOf(ctx, name)})` };
+    const edge = search.edgeOf(file.fileName, name.text);
+    if (edge) return { stop: `${name.text}: ${edge} (${locationOf(ctx, name)})` };
+    const missing: string[] = [];
+    files = [];
+    for (const f of new Set([file.fileName, ...search.filesNaming(name.text)])) {
+      const sf = ctx.program.getSourceFile(f);
+      if (sf) files.push(sf);
+      else missing.push(f);
+    }
+    if (missing.length) {
+      for (const f of missing) search.wanted.add(f);
+      return { stop: `${name.text} is used in files not loaded yet (${locationOf(ctx, name)})` };
+    }
+  }
+  const calls: ts.CallExpression[] = [];
+  for (const sf of files) {
+    let stop: string | undefined;
+    walk(sf, (n) => {
+      if (stop) return false;
+      if (!(ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) || n.text !== name.text || n === name) return undefined;
+      const use = useOfName(ctx.checker, n, symbol, Boolean(cls));
+      if (use === 'other') return undefined;
+      if (use === 'plumbing') return undefined;
+      if (typeof use !== 'string') calls.push(use);
+      else stop = `${use} (${locationOf(ctx, n)})`;
+      return undefined;
+    });
+    if (stop) return { stop };
+  }
+  // no call in view: whoever calls it (a framework, a test runner, another package) is not
+  if (calls.length === 0) return { stop: `${name.text} has no caller in view (${locationOf(ctx, name)})` };
+  return { calls };
+}
+
+/**
+ * One same-named identifier: a call of the function, an import/export of it ('plumbing'), another
+ * binding ('other'), or a description of a use that stops the following.
+ */
+function useOfName(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdentifier, target: ts.Symbol, member: boolean): ts.CallExpression | 'plumbing' | 'other' | string {
+  const parent = id.parent;
+  if (ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent) || isRequireBinding(parent)) {
+    return symbolOf(checker, id) === target || !symbolOf(checker, id) ? 'plumbing' : 'other';
+  }
+  const s = symbolOf(checker, id);
+  if (s && s !== target) {
+    // a signature of an interface or type: a call through it may run this function
+    const abstract = s.declarations?.some((d) => ts.isMethodSignature(d) || ts.isPropertySignature(d));
+    return abstract && member ? `${id.text} may be called through an interface` : 'other';
+  }
+  if (!s) {
+    // a name checked nowhere: a property of an untyped value, or a key
+    if (ts.isPropertyAccessExpression(parent) && parent.name === id) return `${id.text} is read from an untyped value`;
+    if (ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent) || ts.isBindingElement(parent)) return `${id.text} is taken by name`;
+    return 'other';
+  }
+  // the function itself
+  let use: ts.Node = id;
+  if ((ts.isPropertyAccessExpression(parent) && parent.name === id)) use = parent;
+  const outer = climbWrappers(use);
+  if (ts.isCallExpression(outer.parent) && outer.parent.expression === outer) return outer.parent;
+  if (ts.isExportAssignment(outer.parent) || (ts.isShorthandPropertyAssignment(outer.parent) && isModuleExports(outer.parent.parent))) return 'plumbing';
+  if (ts.isPropertyAssignment(outer.parent) && isModuleExports(outer.parent.parent)) return 'plumbing';
+  return `${id.text} is used other than called`;
+}
+
+/** `const { f } = require('./m')`: an import spelled in CommonJS (TypeScript binds it as an alias in JavaScript). */
+function isRequireBinding(node: ts.Node): boolean {
+  if (!ts.isBindingElement(node) || !ts.isObjectBindingPattern(node.parent)) return false;
+  const decl = node.parent.parent;
+  if (!ts.isVariableDeclaration(decl) || !decl.initializer) return false;
+  const init = decl.initializer;
+  return ts.isCallExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'require';
+}
+
+/** `module.exports = { … }` / `exports = { … }`. */
+function isModuleExports(obj: ts.Node): boolean {
+  const assign = obj.parent;
+  return Boolean(assign && ts.isBinaryExpression(assign) && assign.right === obj && /^(module\.)?exports$/.test(assign.left.getText()));
+}
+
+function symbolOf(checker: ts.TypeChecker, id: ts.Node): ts.Symbol | undefined {
+  let s: ts.Symbol | undefined;
+  try {
+    s = ts.isShorthandPropertyAssignment(id.parent) && id.parent.name === id ? checker.getShorthandAssignmentValueSymbol(id.parent) : checker.getSymbolAtLocation(id);
+    if (s && s.flags & ts.SymbolFlags.Alias) s = checker.getAliasedSymbol(s);
+  } catch {
+    return undefined;
+  }
+  // `const ask = async () => …`: the variable's symbol is what callers resolve to
+  return s;
+}
+
+/** `export function f`, `export const f`, `export { f }`, `module.exports = { f }`, `export default f`. */
+function isExportedDeclaration(checker: ts.TypeChecker, name: ts.Identifier): boolean {
+  const decl = name.parent;
+  const statement = ts.isVariableDeclaration(decl) ? decl.parent.parent : decl;
+  if (ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return true;
+  const target = symbolOf(checker, name);
+  let exported = false;
+  walk(name.getSourceFile(), (n) => {
+    if (exported) return false;
+    if (ts.isIdentifier(n) && n.text === name.text && n !== name) {
+      const p = n.parent;
+      const plumbing = ts.isExportSpecifier(p) || ts.isExportAssignment(p) ||
+        ((ts.isShorthandPropertyAssignment(p) || ts.isPropertyAssignment(p)) && isModuleExports(p.parent)) ||
+        (ts.isBinaryExpression(p) && p.right === n && /^(module\.)?exports\b/.test(p.left.getText()));
+      if (plumbing && symbolOf(checker, n) === target) exported = true;
+    }
+    return undefined;
+  });
+  return exported;
+}
+
+/** The project function a call runs, when the checker can tell (a declaration with a body, in a project file). */
+export function calledFunction(checker: ts.TypeChecker, call: ts.CallExpression): FollowedFunction | undefined {
+  const callee = climbWrappersDown(call.expression);
+  const name = ts.isPropertyAccessExpression(callee) ? callee.name : ts.isIdentifier(callee) ? callee : undefined;
+  // a private method (`this.#send(x)`) resolves like any other
+  const symbol = name && symbolOf(checker, name);
+  for (const d of symbol?.declarations ?? []) {
+    const sf = d.getSourceFile();
+    if (sf.isDeclarationFile || sf.fileName.includes('/node_modules/')) return undefined;
+    if ((ts.isFunctionDeclaration(d) || ts.isMethodDeclaration(d)) && d.body) return d;
+    const init = (ts.isVariableDeclaration(d) || ts.isPropertyDeclaration(d)) && d.initializer;
+    let e: ts.Node | undefined = init || undefined;
+    while (e && (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e))) e = e.expression;
+    if (e && (ts.isArrowFunction(e) || ts.isFunctionExpression(e))) return e;
+  }
+  return undefined;
+}
+
+function climbWrappersDown(e: ts.Expression): ts.Expression {
+  while (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) || ts.isAsExpression(e)) e = e.expression;
+  return e;
+}
+
+/**
+ * W-FOLLOW into a callee: `outer` (a followed value) is an argument of a call of a project
+ * function. Returns the parameter to follow, 'done' when nothing more is to follow (already
+ * followed, or following stopped and the reason is listed), or undefined when the callee is not
+ * a project function (the caller reports the edge). Every call of the function must pass a value
+ * of the same unit: the calls reached are recorded (SiteAnalysis.feed) and checked by the decision.
+ */
+export function feedParameter(
+  ctx: ScanContext, site: SiteAnalysis, outer: ts.Node, followed: Map<ts.Node, readonly ts.CallExpression[]>, hops: number,
+  code: 'result-escapes' | 'stream-handoff' = 'result-escapes',
+): (ts.ParameterDeclaration & { name: ts.Identifier }) | 'done' | undefined {
+  const call = outer.parent;
+  if (!ts.isCallExpression(call)) return undefined;
+  const index = call.arguments.indexOf(outer as ts.Expression);
+  if (index < 0 || call.arguments.slice(0, index).some(ts.isSpreadElement)) return undefined;
+  const fn = calledFunction(ctx.checker, call);
+  const param = fn?.parameters[index];
+  if (!fn || !param || !ts.isIdentifier(param.name) || param.dotDotDotToken) return undefined;
+  const named = param as ts.ParameterDeclaration & { name: ts.Identifier };
+  const known = followed.get(param);
+  if (known) {
+    site.feed(site.share('param', param), call, known, describeFunction(ctx, fn));
+    return 'done';
+  }
+  if (hops >= MAX_HOPS) {
+    site.reason(code, `argument: more than ${MAX_HOPS} functions deep (${locationOf(ctx, fn)})`);
+    return 'done';
+  }
+  const callers = callersOf(fn, ctx, ctx.callerSearch);
+  if ('stop' in callers) {
+    site.reason(code, `argument: ${callers.stop}`);
+    return 'done';
+  }
+  followed.set(param, callers.calls);
+  site.feed(site.share('param', param), call, callers.calls, describeFunction(ctx, fn));
+  return named;
+}
+
+function describeFunction(ctx: ScanContext, fn: FollowedFunction): string {
+  return `${calledName(fn)?.text ?? 'a function'} (${locationOf(ctx, fn)})`;
+}
