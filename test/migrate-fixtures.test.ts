@@ -6,7 +6,7 @@
  *  4. type-check: output (with its context files) compiles against openai 6.x and 7.x;
  *  5. differential run (case.json `"run": true`): input and output, run against the fake OpenAI
  *     server, print the same and send the same canonical requests.
- * A multi-file case (an `output/` folder mirroring the inputs that change, test/helpers/fixtures.ts)
+ * A multi-file case (an `out/` folder mirroring the inputs that change, test/helpers/fixtures.ts)
  * is held to the same, for every file: the run changes exactly the mirrored files, each to its
  * exact output, also when it writes them; they parse; a second run changes nothing; the whole
  * migrated project type-checks; and the program from case.json's `main` behaves the same.
@@ -66,7 +66,7 @@ async function assertSameBehaviour(server: FakeServer, before: ProgramFiles, aft
   assert.deepEqual(now.requests.map((r) => r.canonical), was.requests.map((r) => r.canonical));
 }
 
-/** A copy of the case's inputs (no output/) in test/tmp, removed by the caller. */
+/** A copy of the case's inputs (no out/) in test/tmp, removed by the caller. */
 function scratchCopy(f: Fixture, label: string): { copy: Fixture; dir: string } {
   const dir = path.join(REPO, 'test', 'tmp', label, f.name.replace('/', '__'));
   rmSync(dir, { recursive: true, force: true });
@@ -149,7 +149,7 @@ describe('migration fixtures', () => {
       const outputs = expectedOutputs(f);
       const rel = (file: string) => path.relative(f.dir, file).split(path.sep).join('/');
 
-      it('output/ mirrors input files only', () => {
+      it('out/ mirrors input files only', () => {
         assert.deepEqual([...outputs.keys()].filter((i) => !f.inputs.includes(i)).map(rel), []);
       });
 

@@ -3,9 +3,11 @@
  * `expected.json` with the report entries reviewed by hand, an optional `output.<ext>` with the
  * expected rewrite, and an optional `case.json` with run options.
  *
- * A multi-file case has no `output.<ext>` but an `output/` folder that mirrors the input files
- * the run changes (same relative paths): every file under it is the exact expected text of the
- * input at that path, and every input not under it must stay as it is.
+ * A multi-file case has no `output.<ext>` but an `out/` folder that mirrors the input files the
+ * run changes (same relative paths): every file under it is the exact expected text of the input
+ * at that path, and every input not under it must stay as it is. The tool never enters a folder
+ * named `out` (DEFAULT_IGNORED_DIRS), so the expected files are never read as part of the project
+ * (W-FOLLOW reads a package's files outside the paths given, looking for callers).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -58,7 +60,7 @@ export interface Fixture {
   inputs: string[];
   input?: string;
   output?: string;
-  /** Multi-file case: the `output/` folder mirroring the inputs that change. */
+  /** Multi-file case: the `out/` folder mirroring the inputs that change. */
   outputDir?: string;
   expected: Expected;
   options: CaseOptions;
@@ -76,7 +78,7 @@ export function loadFixtures(group?: string): Fixture[] {
     for (const name of readdirSync(groupDir).sort()) {
       const dir = path.join(groupDir, name);
       if (!statSync(dir).isDirectory() || !existsSync(path.join(dir, 'expected.json'))) continue;
-      const outputDir = existsSync(path.join(dir, 'output')) && statSync(path.join(dir, 'output')).isDirectory() ? path.join(dir, 'output') : undefined;
+      const outputDir = existsSync(path.join(dir, 'out')) && statSync(path.join(dir, 'out')).isDirectory() ? path.join(dir, 'out') : undefined;
       const inputs = listFiles(dir).filter((f) => (!META.test(path.basename(f)) || path.dirname(f) !== dir) && !CONFIG.test(path.basename(f)) && !(outputDir && f.startsWith(outputDir + path.sep)));
       const input = inputs.find((f) => /^input\.[a-z]+$/.test(path.basename(f)) && path.dirname(f) === dir);
       const outputName = input && `output${path.extname(input)}`;
@@ -106,7 +108,7 @@ function listFiles(dir: string): string[] {
   return out.sort();
 }
 
-/** Multi-file case: each input path that `output/` mirrors, with its expected output file. */
+/** Multi-file case: each input path that `out/` mirrors, with its expected output file. */
 export function expectedOutputs(f: Fixture): Map<string, string> {
   const out = new Map<string, string>();
   if (!f.outputDir) return out;
