@@ -87,9 +87,9 @@ export interface ApplyOutcome {
  * `seams`: test seams (lib/apply/seams.ts); a normal run has none, unless the environment sets
  * the test variables.
  */
-export async function applyPlans(input: ApplyInput, runTransforms: TransformRunner = runTransformsHere, seams: ApplySeams = seamsFromEnv(process.env, input.cwd)): Promise<ApplyOutcome> {
+export async function applyPlans(input: ApplyInput, runTransforms: TransformRunner = runTransformsHere, seams: ApplySeams = seamsFromEnv(process.env)): Promise<ApplyOutcome> {
   const ledger = new Ledger(input.cwd);
-  const sets = writeSets(input.plans, { markers: input.markers, extraKeys: seams.extraKeys });
+  const sets = writeSets(input.plans, { markers: input.markers });
   const { jobs, pending } = await prepare(sets, input, ledger);
   const results = jobs.length ? await runTransforms(jobs) : [];
   const ready = transformed(pending, jobs, results, ledger);

@@ -5,9 +5,9 @@
  * failure, a rewrite that does not parse, a rename failure (rolled back, and a rollback that itself
  * fails), a file to create, and SIGINT / SIGTERM delivered to the built CLI in the middle of a set.
  *
- * The scanner makes no multi-file unit today (every V-LOCAL definition it follows is in the
- * call's file), so the two-file set is made of two scanned, migratable files joined by giving
- * their sites one unit (in process) or by the MIGRATE_RESPONSES_TEST_JOIN seam (the CLI).
+ * The set under test is a real whole-program group (W-FOLLOW): a completion returned by
+ * src/lib/ai.ts to two route modules that read it, three files written together; src/other.ts is
+ * a set of its own.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -42,10 +42,41 @@ function tree(files: Record<string, string>): string {
 const source = (name: string) => `import OpenAI from 'openai';\nconst client = new OpenAI();\nexport async function ${name}(q: string) {\n  const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });\n  return r.choices[0].message.content;\n}\n`;
 const migrated = (name: string) => `import OpenAI from 'openai';\nconst client = new OpenAI();\nexport async function ${name}(q: string) {\n  const r = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false });\n  return r.output_text;\n}\n`;
 
-/** src/a.ts and src/b.ts: one write set (two files, one unit); src/c.ts: a set of its own. */
-const FILES = { 'src/a.ts': source('ask'), 'src/b.ts': source('summarise'), 'src/c.ts': source('title') };
-const OLD = { 'src/a.ts': source('ask'), 'src/b.ts': source('summarise'), 'src/c.ts': source('title') };
-const NEW = { 'src/a.ts': migrated('ask'), 'src/b.ts': migrated('summarise'), 'src/c.ts': migrated('title') };
+const AI = (chat: boolean) => `import OpenAI from 'openai';
+import type { ${chat ? 'ChatCompletion' : 'Response'} } from 'openai/resources/${chat ? 'chat/completions' : 'responses/responses'}';
+
+const client = new OpenAI();
+
+export async function ask(question: string): Promise<${chat ? 'ChatCompletion' : 'Response'}> {
+  return client.${chat ? 'chat.completions' : 'responses'}.create({ model: 'gpt-4o-mini', ${chat ? 'messages' : 'input'}: [{ role: 'user', content: question }]${chat ? '' : ', store: false'} });
+}
+`;
+const SUMMARY = (chat: boolean) => `import { ask } from '../lib/ai.js';
+
+export async function summary(text: string): Promise<string> {
+  const completion = await ask(\`Summarise: \${text}\`);
+  return completion.${chat ? 'choices[0].message.content' : 'output_text'} ?? '';
+}
+`;
+const TITLE = (chat: boolean) => `import { ask } from '../lib/ai.js';
+
+export async function title(text: string): Promise<string | null> {
+  const r = await ask(\`Title for: \${text}\`);
+  return r.${chat ? 'choices[0].message.content' : 'output_text'};
+}
+`;
+/** The group (src/lib/ai.ts and its callers in src/routes/) is one write set; src/other.ts another. */
+const OLD: Record<string, string> = {
+  'package.json': '{ "name": "app", "private": true, "type": "module" }\n',
+  'src/lib/ai.ts': AI(true), 'src/other.ts': source('other'), 'src/routes/summary.ts': SUMMARY(true), 'src/routes/title.ts': TITLE(true),
+};
+const NEW: Record<string, string> = { ...OLD, 'src/lib/ai.ts': AI(false), 'src/other.ts': migrated('other'), 'src/routes/summary.ts': SUMMARY(false), 'src/routes/title.ts': TITLE(false) };
+const FILES = OLD;
+/** The group's files, in the order they are written. */
+const GROUP = ['src/lib/ai.ts', 'src/routes/summary.ts', 'src/routes/title.ts'];
+/** The group and src/other.ts, each as the tool leaves it when the group fails and the other set is written. */
+const GROUP_FAILED: Record<string, string> = { ...OLD, 'src/other.ts': NEW['src/other.ts'] };
+const pointers = (culprit: string, files = GROUP) => files.filter((f) => f !== culprit).map((file) => ({ file, message: `left unchanged with its write set: ${culprit} failed` }));
 
 /** Every file under dir, relative, with its text (temporary files included: none may be left). */
 function disk(dir: string): Record<string, string> {
@@ -61,17 +92,18 @@ function disk(dir: string): Record<string, string> {
   return out;
 }
 
-/** The scanner's plan of the tree, with the sites of `joined` files given one unit. */
-function planOf(dir: string, joined = ['src/a.ts', 'src/b.ts']): { plans: FilePlan[]; texts: ApplyInput['texts'] } {
+/** The scanner's plan of the tree: the group's site edits the three files. */
+function planOf(dir: string): { plans: FilePlan[]; texts: ApplyInput['texts'] } {
   const files = Object.keys(disk(dir)).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f));
   const raw = files.map((f) => readFileSync(f, 'utf8'));
   const candidates = files.map((f, i) => ({ path: f, text: raw[i].replace(/^\uFEFF/, '') }));
-  const { plans, errors } = scan({ candidates, files, cwd: dir, allow: parseAllowList([]), only: [], skip: [] });
+  const { plans, errors } = scan({ candidates, files, roots: [dir], cwd: dir, allow: parseAllowList([]), only: [], skip: [] });
   assert.deepEqual(errors, []);
   const sites = plans.flatMap((p) => p.sites);
-  assert.ok(sites.every((s) => s.record.status === 'migrated'));
-  const unit = sites.find((s) => s.file === path.join(dir, joined[0]))!.unit;
-  for (const s of sites) if (joined.includes(path.relative(dir, s.file))) s.unit = unit;
+  assert.deepEqual(sites.map((s) => [path.relative(dir, s.file), s.record.status, [...new Set(s.edits.map((e) => path.relative(dir, e.file)))]]), [
+    ['src/lib/ai.ts', 'migrated', GROUP],
+    ['src/other.ts', 'migrated', ['src/other.ts']],
+  ]);
   return { plans, texts: new Map(candidates.map((c, i) => [c.path, { text: c.text, bom: raw[i].startsWith('\uFEFF') }])) };
 }
 
@@ -140,169 +172,160 @@ describe('write sets: union-find over "must go together" keys', () => {
   });
 });
 
-describe('a two-file write set is written all-or-nothing (in process)', () => {
+describe('a multi-file write set (a group across modules) is written all-or-nothing (in process)', () => {
   it('no fault: every file is rewritten, nothing else is left', async () => {
     const dir = tree(FILES);
     const out = await applyTo(dir);
     assert.deepEqual(out.errors, []);
-    assert.deepEqual(out.written, ['src/a.ts', 'src/b.ts', 'src/c.ts']);
+    assert.deepEqual(out.written, [...GROUP, 'src/other.ts']);
     assert.deepEqual(disk(dir), NEW);
   });
 
-  it('(a) a file changed on disk after the scan: neither file of its set is written, the other set is', async () => {
+  it('(a) a file changed on disk after the scan: no file of its set is written, the other set is', async () => {
     const dir = tree(FILES);
     const plan = planOf(dir);
-    writeFileSync(path.join(dir, 'src/b.ts'), `${source('summarise')}// edited meanwhile\n`);
+    writeFileSync(path.join(dir, 'src/routes/summary.ts'), `${SUMMARY(true)}// edited meanwhile\n`);
     const out = await applyTo(dir, { plan });
     assert.deepEqual(out.errors, [
-      { file: 'src/b.ts', message: 'not written: the file changed on disk after it was scanned' },
-      { file: 'src/a.ts', message: 'left unchanged with its write set: src/b.ts failed' },
+      { file: 'src/routes/summary.ts', message: 'not written: the file changed on disk after it was scanned' },
+      ...pointers('src/routes/summary.ts'),
     ]);
-    assert.deepEqual(failures(out, dir), {
-      'src/a.ts': 'write-failed src/b.ts: the file changed on disk after it was scanned',
-      'src/b.ts': 'write-failed src/b.ts: the file changed on disk after it was scanned',
-    });
-    assert.deepEqual(out.written, ['src/c.ts']);
-    assert.deepEqual(disk(dir), { ...OLD, 'src/b.ts': `${source('summarise')}// edited meanwhile\n`, 'src/c.ts': NEW['src/c.ts'] });
+    assert.deepEqual(failures(out, dir), { 'src/lib/ai.ts': 'write-failed src/routes/summary.ts: the file changed on disk after it was scanned' });
+    assert.deepEqual(out.written, ['src/other.ts']);
+    assert.deepEqual(disk(dir), { ...GROUP_FAILED, 'src/routes/summary.ts': `${SUMMARY(true)}// edited meanwhile\n` });
   });
 
   it('(a) a file changed on disk while its set is being staged: caught by the verification before any rename', async () => {
     const dir = tree(FILES);
     const commit: CommitSeams = {
       staged: (changes) => {
-        if (changes.some((c) => c.rel === 'src/a.ts')) writeFileSync(path.join(dir, 'src/a.ts'), `// edited meanwhile\n${source('ask')}`);
+        if (changes.length > 1) writeFileSync(path.join(dir, 'src/routes/title.ts'), `// edited meanwhile\n${TITLE(true)}`);
       },
     };
     const out = await applyTo(dir, { seams: { commit } });
     assert.deepEqual(out.errors, [
-      { file: 'src/a.ts', message: 'not written: the file changed on disk after it was scanned' },
-      { file: 'src/b.ts', message: 'left unchanged with its write set: src/a.ts failed' },
+      { file: 'src/routes/title.ts', message: 'not written: the file changed on disk after it was scanned' },
+      ...pointers('src/routes/title.ts'),
     ]);
-    assert.deepEqual(disk(dir), { ...OLD, 'src/a.ts': `// edited meanwhile\n${source('ask')}`, 'src/c.ts': NEW['src/c.ts'] });
+    assert.deepEqual(disk(dir), { ...GROUP_FAILED, 'src/routes/title.ts': `// edited meanwhile\n${TITLE(true)}` });
   });
 
-  it('(b) a read-only file (checked by its mode bits, so root is stopped too): neither is written, modes are kept', async () => {
+  it('(b) a read-only file (checked by its mode bits, so root is stopped too): none is written, modes are kept', async () => {
     const dir = tree(FILES);
-    chmodSync(path.join(dir, 'src/a.ts'), 0o640);
-    chmodSync(path.join(dir, 'src/b.ts'), 0o444);
+    chmodSync(path.join(dir, 'src/lib/ai.ts'), 0o640);
+    chmodSync(path.join(dir, 'src/routes/title.ts'), 0o444);
     const out = await applyTo(dir);
-    assert.deepEqual(out.errors, [
-      { file: 'src/b.ts', message: 'not written: the file is read-only' },
-      { file: 'src/a.ts', message: 'left unchanged with its write set: src/b.ts failed' },
-    ]);
-    assert.deepEqual(failures(out, dir), { 'src/a.ts': 'write-failed src/b.ts: the file is read-only', 'src/b.ts': 'write-failed src/b.ts: the file is read-only' });
-    assert.deepEqual(disk(dir), { ...OLD, 'src/c.ts': NEW['src/c.ts'] });
-    assert.equal(statSync(path.join(dir, 'src/a.ts')).mode & 0o777, 0o640);
-    assert.equal(statSync(path.join(dir, 'src/b.ts')).mode & 0o777, 0o444);
+    assert.deepEqual(out.errors, [{ file: 'src/routes/title.ts', message: 'not written: the file is read-only' }, ...pointers('src/routes/title.ts')]);
+    assert.deepEqual(failures(out, dir), { 'src/lib/ai.ts': 'write-failed src/routes/title.ts: the file is read-only' });
+    assert.deepEqual(disk(dir), GROUP_FAILED);
+    assert.equal(statSync(path.join(dir, 'src/lib/ai.ts')).mode & 0o777, 0o640);
+    assert.equal(statSync(path.join(dir, 'src/routes/title.ts')).mode & 0o777, 0o444);
   });
 
   it('(b) staging a file fails (test seam: EACCES writing its temporary file): the staged ones are removed', async () => {
     const dir = tree(FILES);
     const commit: CommitSeams = {
       staging: (change) => {
-        if (change.rel === 'src/b.ts') throw Object.assign(new Error(`EACCES: permission denied, open '${change.file}.tmp'`), { code: 'EACCES' });
+        if (change.rel === 'src/routes/summary.ts') throw Object.assign(new Error(`EACCES: permission denied, open '${change.file}.tmp'`), { code: 'EACCES' });
       },
     };
     const out = await applyTo(dir, { seams: { commit } });
     assert.deepEqual(out.errors, [
-      { file: 'src/b.ts', message: `not written: EACCES: permission denied, open '${path.join(dir, 'src/b.ts')}.tmp'` },
-      { file: 'src/a.ts', message: 'left unchanged with its write set: src/b.ts failed' },
+      { file: 'src/routes/summary.ts', message: `not written: EACCES: permission denied, open '${path.join(dir, 'src/routes/summary.ts')}.tmp'` },
+      ...pointers('src/routes/summary.ts'),
     ]);
-    assert.deepEqual(disk(dir), { ...OLD, 'src/c.ts': NEW['src/c.ts'] });
+    assert.deepEqual(disk(dir), GROUP_FAILED);
   });
 
   it('(c) the rewrite of one file does not parse: the whole set is dropped, in a dry run too', async () => {
-    const at = source('summarise').indexOf('q: string');
-    // the real transforms and their re-parse, with one edit added to b.ts that breaks its syntax
-    const breakB: TransformRunner = (jobs) => runTransformsHere(jobs.map((j) => (j.file.endsWith('b.ts')
+    const at = TITLE(true).indexOf('text: string');
+    // the real transforms and their re-parse, with one edit added to title.ts that breaks its syntax
+    const breakTitle: TransformRunner = (jobs) => runTransformsHere(jobs.map((j) => (j.file.endsWith('title.ts')
       ? { ...j, edits: [...j.edits, { op: 'replace', rule: 'O-CONTENT-NULL', file: j.file, start: at, end: at + 1, text: '(((' }] }
       : j)));
     for (const dryRun of [true, false]) {
       const dir = tree(FILES);
-      const out = await applyTo(dir, { runner: breakB, dryRun });
-      assert.equal(out.errors.length, 2);
-      assert.equal(out.errors[0].file, 'src/b.ts');
+      const out = await applyTo(dir, { runner: breakTitle, dryRun });
+      assert.equal(out.errors[0].file, 'src/routes/title.ts');
       assert.match(out.errors[0].message, /^rewrite failed, file left unchanged: .*\(3:/);
-      assert.deepEqual(out.errors[1], { file: 'src/a.ts', message: 'left unchanged with its write set: src/b.ts failed' });
-      const f = failures(out, dir);
-      assert.deepEqual(Object.keys(f), ['src/a.ts', 'src/b.ts']);
-      assert.match(f['src/a.ts'], /^transform-failed src\/b\.ts: /);
-      assert.equal(f['src/a.ts'], f['src/b.ts']);
-      assert.deepEqual(out.changes.map((c) => c.rel), ['src/c.ts']);
-      assert.deepEqual(disk(dir), dryRun ? OLD : { ...OLD, 'src/c.ts': NEW['src/c.ts'] });
+      assert.deepEqual(out.errors.slice(1), pointers('src/routes/title.ts'));
+      assert.deepEqual(Object.keys(failures(out, dir)), ['src/lib/ai.ts']);
+      assert.match(failures(out, dir)['src/lib/ai.ts'], /^transform-failed src\/routes\/title\.ts: .*\(3:/);
+      assert.deepEqual(out.changes.map((c) => c.rel), ['src/other.ts']);
+      assert.deepEqual(disk(dir), dryRun ? OLD : GROUP_FAILED);
     }
   });
 
-  it('(d) a rename fails in the middle of the commit: the file already renamed is restored (mode and BOM kept)', async () => {
-    const dir = tree(FILES);
-    writeFileSync(path.join(dir, 'src/a.ts'), `\uFEFF${source('ask')}`);
-    chmodSync(path.join(dir, 'src/a.ts'), 0o751);
+  it('(d) a rename fails in the middle of the commit: the files already renamed are restored (mode and BOM kept)', async () => {
+    const dir = tree({ ...FILES, 'src/lib/ai.ts': `\uFEFF${AI(true)}` });
+    chmodSync(path.join(dir, 'src/lib/ai.ts'), 0o751);
     const plan = planOf(dir);
     const seen: string[] = [];
+    const newOnDisk = () => GROUP.filter((f) => readFileSync(path.join(dir, f), 'utf8') === (f.endsWith('ai.ts') ? `\uFEFF${NEW[f]}` : NEW[f]));
     const commit: CommitSeams = {
       renaming: (change, index) => {
-        seen.push(`${change.rel}@${index}:${readFileSync(path.join(dir, 'src/a.ts'), 'utf8').includes('responses.create') ? 'a-new' : 'a-old'}`);
-        if (change.rel === 'src/b.ts') throw new Error('EIO: i/o error, rename');
+        seen.push(`${change.rel}@${index} after ${newOnDisk().join(' ') || 'none'}`);
+        if (change.rel === 'src/routes/title.ts') throw new Error('EIO: i/o error, rename');
       },
     };
     const out = await applyTo(dir, { plan, seams: { commit } });
-    assert.deepEqual(seen, ['src/a.ts@0:a-old', 'src/b.ts@1:a-new', 'src/c.ts@0:a-old']);
-    assert.deepEqual(out.errors, [
-      { file: 'src/b.ts', message: 'not written: EIO: i/o error, rename; rolled back: src/a.ts restored' },
-      { file: 'src/a.ts', message: 'left unchanged with its write set: src/b.ts failed' },
+    assert.deepEqual(seen, [
+      'src/lib/ai.ts@0 after none', 'src/routes/summary.ts@1 after src/lib/ai.ts', 'src/routes/title.ts@2 after src/lib/ai.ts src/routes/summary.ts',
+      'src/other.ts@0 after none',
     ]);
-    assert.deepEqual(failures(out, dir)['src/a.ts'], 'write-failed src/b.ts: EIO: i/o error, rename; rolled back: src/a.ts restored');
-    assert.deepEqual(disk(dir), { ...OLD, 'src/a.ts': `\uFEFF${source('ask')}`, 'src/c.ts': NEW['src/c.ts'] });
-    assert.equal(statSync(path.join(dir, 'src/a.ts')).mode & 0o777, 0o751);
+    const cause = 'EIO: i/o error, rename; rolled back: src/lib/ai.ts restored, src/routes/summary.ts restored';
+    assert.deepEqual(out.errors, [{ file: 'src/routes/title.ts', message: `not written: ${cause}` }, ...pointers('src/routes/title.ts')]);
+    assert.deepEqual(failures(out, dir), { 'src/lib/ai.ts': `write-failed src/routes/title.ts: ${cause}` });
+    assert.deepEqual(disk(dir), { ...GROUP_FAILED, 'src/lib/ai.ts': `\uFEFF${AI(true)}` });
+    assert.equal(statSync(path.join(dir, 'src/lib/ai.ts')).mode & 0o777, 0o751);
   });
 
   it('(d) a rollback that fails itself is said, naming the file left with its new text', async () => {
-    const dir = tree({ 'lib/a.ts': source('ask'), 'src/b.ts': source('summarise') });
+    const dir = tree(FILES);
     const commit: CommitSeams = {
       renaming: (change) => {
-        if (change.rel !== 'src/b.ts') return;
-        renameSync(path.join(dir, 'lib'), path.join(dir, 'lib-moved')); // a.ts's folder is gone: it cannot be restored
+        if (change.rel !== 'src/routes/title.ts') return;
+        renameSync(path.join(dir, 'src/lib'), path.join(dir, 'src/lib-moved')); // ai.ts's folder is gone: it cannot be restored
         throw new Error('EIO: i/o error, rename');
       },
     };
-    const out = await applyTo(dir, { plan: planOf(dir, ['lib/a.ts', 'src/b.ts']), seams: { commit } });
-    assert.equal(out.errors[0].file, 'src/b.ts');
-    assert.match(out.errors[0].message, /^not written: EIO: i\/o error, rename; could not restore lib\/a\.ts \(ENOENT: [^)]*\): these files hold the new text while the rest of their write set does not$/);
-    assert.deepEqual(disk(dir), { 'lib-moved/a.ts': migrated('ask'), 'src/b.ts': source('summarise') });
+    const out = await applyTo(dir, { seams: { commit } });
+    assert.equal(out.errors[0].file, 'src/routes/title.ts');
+    assert.match(out.errors[0].message, /^not written: EIO: i\/o error, rename; rolled back: src\/routes\/summary\.ts restored; could not restore src\/lib\/ai\.ts \(ENOENT: [^)]*\): these files hold the new text while the rest of their write set does not$/);
+    const { 'src/lib/ai.ts': _moved, ...rest } = GROUP_FAILED;
+    assert.deepEqual(disk(dir), { ...rest, 'src/lib-moved/ai.ts': NEW['src/lib/ai.ts'] });
   });
 
-  it('a file the set creates is written with it, and is not created when the set fails', async () => {
-    const convert = (dir: string) => path.join(dir, 'src/convert.ts');
+  it('a file two sets create joins them into one; it is written with them, and not created when they fail', async () => {
+    const CONVERT = 'export const convert = 1;\n';
     const withCreate = (dir: string) => {
       const plan = planOf(dir);
-      for (const s of plan.plans.flatMap((p) => p.sites)) if (!s.file.endsWith('c.ts')) s.creates = [{ file: convert(dir), text: 'export const convert = 1;\n' }];
+      for (const s of plan.plans.flatMap((p) => p.sites)) s.creates = [{ file: path.join(dir, 'src/convert.ts'), text: CONVERT }];
       return plan;
     };
+    const ALL = [...GROUP, 'src/other.ts', 'src/convert.ts'];
     const ok = tree(FILES);
     const first = withCreate(ok);
     const written = await applyTo(ok, { plan: first });
-    assert.deepEqual(written.written, ['src/a.ts', 'src/b.ts', 'src/convert.ts', 'src/c.ts']);
-    assert.deepEqual(disk(ok), { ...NEW, 'src/convert.ts': 'export const convert = 1;\n' });
-    // a second plan asking for it again: already there with that text, nothing to do
+    assert.deepEqual(written.written, ALL);
+    assert.deepEqual(disk(ok), { ...NEW, 'src/convert.ts': CONVERT });
+    // asked for again: already there with that text, nothing to do
     const again = await applyTo(ok, { plan: { plans: first.plans.map((p) => ({ ...p, sites: p.sites.map((s) => ({ ...s, edits: [] })) })), texts: new Map() } });
     assert.deepEqual([again.written, again.errors], [[], []]);
 
     const bad = tree(FILES);
     const plan = withCreate(bad);
-    chmodSync(path.join(bad, 'src/b.ts'), 0o444);
+    chmodSync(path.join(bad, 'src/routes/title.ts'), 0o444);
     const failed = await applyTo(bad, { plan });
-    assert.deepEqual(failed.errors, [
-      { file: 'src/b.ts', message: 'not written: the file is read-only' },
-      { file: 'src/a.ts', message: 'left unchanged with its write set: src/b.ts failed' },
-      { file: 'src/convert.ts', message: 'left unchanged with its write set: src/b.ts failed' },
-    ]);
-    assert.deepEqual(disk(bad), { ...OLD, 'src/c.ts': NEW['src/c.ts'] });
+    assert.deepEqual(failed.errors, [{ file: 'src/routes/title.ts', message: 'not written: the file is read-only' }, ...pointers('src/routes/title.ts', ALL)]);
+    assert.deepEqual(failures(failed, bad), { 'src/lib/ai.ts': 'write-failed src/routes/title.ts: the file is read-only', 'src/other.ts': 'write-failed src/routes/title.ts: the file is read-only' });
+    assert.deepEqual(disk(bad), OLD);
 
     const raced = tree(FILES);
-    const commit: CommitSeams = { staged: (changes) => changes.some((c) => c.before === undefined) && writeFileSync(convert(raced), '// someone else\n') };
+    const commit: CommitSeams = { staged: () => writeFileSync(path.join(raced, 'src/convert.ts'), '// someone else\n') };
     const out = await applyTo(raced, { plan: withCreate(raced), seams: { commit } });
-    assert.deepEqual(out.errors[0], { file: 'src/convert.ts', message: 'not written: the file to create already exists' });
-    assert.deepEqual(disk(raced), { ...OLD, 'src/c.ts': NEW['src/c.ts'], 'src/convert.ts': '// someone else\n' });
+    assert.deepEqual(out.errors, [{ file: 'src/convert.ts', message: 'not written: the file to create already exists' }, ...pointers('src/convert.ts', ALL)]);
+    assert.deepEqual(disk(raced), { ...OLD, 'src/convert.ts': '// someone else\n' });
   });
 });
 
@@ -337,14 +360,14 @@ describe('commitWriteSet', () => {
 
 describe('SIGINT / SIGTERM in the middle of a write set (the built CLI)', () => {
   /**
-   * Runs the CLI on a/b (joined into one set by the test seam) and c, pausing inside the commit;
-   * sends `signal` when stderr shows `at`, after checking what is on disk at that moment.
+   * Runs the CLI on the tree, pausing inside each commit (the test seam); sends `signal` when
+   * stderr shows `at`, after checking what is on disk at that moment.
    */
   async function interrupt(signal: NodeJS.Signals, at: RegExp, onDiskThen: Record<string, string>) {
     const dir = tree(FILES);
     const child = spawn(process.execPath, [BIN, 'src', '--format', 'json'], {
       cwd: dir,
-      env: { ...process.env, NO_COLOR: '1', MIGRATE_RESPONSES_TEST_JOIN: 'src/a.ts,src/b.ts', MIGRATE_RESPONSES_TEST_PAUSE_MS: '1500' },
+      env: { ...process.env, NO_COLOR: '1', MIGRATE_RESPONSES_TEST_PAUSE_MS: '1500' },
     });
     let stdout = '';
     let stderr = '';
@@ -373,42 +396,36 @@ describe('SIGINT / SIGTERM in the middle of a write set (the built CLI)', () => 
   }
 
   for (const [signal, when, at, onDiskThen] of [
-    ['SIGINT', 'between two renames', /test pause: renamed 1, next src\/b\.ts/, { ...OLD, 'src/a.ts': NEW['src/a.ts'] }],
-    ['SIGTERM', 'between staging and renaming', /test pause: staged src\/a\.ts, src\/b\.ts/, OLD],
+    ['SIGINT', 'between two renames', /test pause: renamed 1, next src\/routes\/summary\.ts/, { ...OLD, 'src/lib/ai.ts': NEW['src/lib/ai.ts'] }],
+    ['SIGTERM', 'between staging and renaming', /test pause: staged src\/lib\/ai\.ts, src\/routes\/summary\.ts, src\/routes\/title\.ts/, OLD],
   ] as const) {
     it(`${signal} ${when}: the set finishes, the next one never starts, exit 1, no temporary file`, async () => {
       const { dir, code, stdout, stderr } = await interrupt(signal, at, onDiskThen);
       assert.equal(code, 1, stderr);
-      assert.deepEqual(disk(dir), { ...NEW, 'src/c.ts': OLD['src/c.ts'] });
+      assert.deepEqual(disk(dir), { ...NEW, 'src/other.ts': OLD['src/other.ts'] });
       const report = JSON.parse(stdout);
-      assert.deepEqual(report.changedFiles, ['src/a.ts', 'src/b.ts']);
-      assert.deepEqual(report.errors, [{ file: 'src/c.ts', message: `not written: the run was interrupted (${signal})` }]);
-      assert.deepEqual(report.warnings.filter((w: string) => w.startsWith('interrupted')), [`interrupted by ${signal}: 2 file(s) written, the others left as they were; no write set was left half-written`]);
+      assert.deepEqual(report.changedFiles, GROUP);
+      assert.deepEqual(report.errors, [{ file: 'src/other.ts', message: `not written: the run was interrupted (${signal})` }]);
+      assert.deepEqual(report.warnings.filter((w: string) => w.startsWith('interrupted')), [`interrupted by ${signal}: 3 file(s) written, the others left as they were; no write set was left half-written`]);
       assert.deepEqual(report.sites.map((s: { file: string; status: string; reasons: { code: string; detail?: string }[] }) => [s.file, s.status, s.reasons.map((r) => `${r.code}:${r.detail}`)]), [
-        ['src/a.ts', 'migrated', []],
-        ['src/b.ts', 'migrated', []],
-        ['src/c.ts', 'manual', [`write-failed:interrupted by ${signal} before its files were written`]],
+        ['src/lib/ai.ts', 'migrated', []],
+        ['src/other.ts', 'manual', [`write-failed:interrupted by ${signal} before its files were written`]],
       ]);
     });
   }
 
-  it('without a signal, a read-only file of the joined set leaves both as they were (exit 1); the other set is written', () => {
+  it('without a signal, a read-only file of the group leaves all its files as they were (exit 1); the other set is written', () => {
     const dir = tree(FILES);
-    chmodSync(path.join(dir, 'src/a.ts'), 0o444);
-    const r = spawnSync(process.execPath, [BIN, 'src', '--format', 'json'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', MIGRATE_RESPONSES_TEST_JOIN: 'src/a.ts,src/b.ts' } });
+    chmodSync(path.join(dir, 'src/routes/summary.ts'), 0o444);
+    const r = spawnSync(process.execPath, [BIN, 'src', '--format', 'json'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     assert.equal(r.status, 1, r.stderr);
     const report = JSON.parse(r.stdout);
-    assert.deepEqual(report.errors, [
-      { file: 'src/a.ts', message: 'not written: the file is read-only' },
-      { file: 'src/b.ts', message: 'left unchanged with its write set: src/a.ts failed' },
-    ]);
+    assert.deepEqual(report.errors, [{ file: 'src/routes/summary.ts', message: 'not written: the file is read-only' }, ...pointers('src/routes/summary.ts')]);
     assert.deepEqual(report.sites.map((s: { status: string; reasons: { code: string; message: string }[] }) => [s.status, s.reasons.map((x) => x.message)]), [
-      ['manual', ['Its files could not be written (src/a.ts: the file is read-only); every file of its write set was left as it was.']],
-      ['manual', ['Its files could not be written (src/a.ts: the file is read-only); every file of its write set was left as it was.']],
+      ['manual', ['Its files could not be written (src/routes/summary.ts: the file is read-only); every file of its write set was left as it was.']],
       ['migrated', []],
     ]);
-    assert.deepEqual(report.changedFiles, ['src/c.ts']);
-    assert.deepEqual(disk(dir), { ...OLD, 'src/c.ts': NEW['src/c.ts'] });
-    assert.equal(existsSync(path.join(dir, 'src/a.ts')), true);
+    assert.deepEqual(report.changedFiles, ['src/other.ts']);
+    assert.deepEqual(disk(dir), GROUP_FAILED);
   });
 });

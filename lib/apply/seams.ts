@@ -1,27 +1,21 @@
 /**
  * Test seams read from the environment, for the tests that drive the built CLI in a child process
- * (DEVELOPERS.md, "Test seams"). A normal run sets none of these variables, and then nothing here
+ * (DEVELOPERS.md, "Test seams"). A normal run does not set the variable, and then nothing here
  * changes anything.
  *
  * - `MIGRATE_RESPONSES_TEST_PAUSE_MS=<ms>`: in write mode, once a write set is staged and between
  *   two of its renames, say so on stderr (`migrate-responses: test pause: …`) and wait that long,
  *   so that a test can send a signal in the middle of a set.
- * - `MIGRATE_RESPONSES_TEST_JOIN=<file>,<file>…` (relative to the current directory): the sites
- *   of these files form one write set, as a whole-program group that spans modules will.
  */
-import path from 'node:path';
-import type { SitePlan } from '../plan.js';
 import type { CommitSeams } from './commit.js';
 
 export interface ApplySeams {
   commit: CommitSeams;
-  /** More keys that must go together, per site (lib/apply/write-sets.ts). */
-  extraKeys?: (site: SitePlan) => string[];
 }
 
 export const NO_SEAMS: ApplySeams = { commit: {} };
 
-export function seamsFromEnv(env: NodeJS.ProcessEnv, cwd: string): ApplySeams {
+export function seamsFromEnv(env: NodeJS.ProcessEnv): ApplySeams {
   const seams: ApplySeams = { commit: {} };
   const pauseMs = Number(env.MIGRATE_RESPONSES_TEST_PAUSE_MS);
   if (pauseMs > 0) {
@@ -35,11 +29,6 @@ export function seamsFromEnv(env: NodeJS.ProcessEnv, cwd: string): ApplySeams {
         if (index > 0) pause(`renamed ${index}, next ${change.rel}`);
       },
     };
-  }
-  const join = env.MIGRATE_RESPONSES_TEST_JOIN;
-  if (join) {
-    const files = new Set(join.split(',').filter(Boolean).map((f) => path.resolve(cwd, f)));
-    seams.extraKeys = (site) => (files.has(site.file) ? ['test-join'] : []);
   }
   return seams;
 }

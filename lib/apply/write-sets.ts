@@ -65,7 +65,7 @@ export interface WriteSet {
 export interface WriteSetOptions {
   /** Manual sites get their TODO markers (`--no-markers` turns them off). */
   markers: boolean;
-  /** More keys that must go together, per site (a test seam today; whole-program groups later). */
+  /** More keys that must go together, per site (another kind of group than units and files). */
   extraKeys?: (site: SitePlan) => Iterable<string>;
 }
 
