@@ -121,6 +121,7 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
   for (const [site, { code, detail }] of outcome.failed) {
     site.record.status = 'manual';
     site.record.notes = [];
+    delete site.record.groupFiles; // its group changed no file
     site.record.reasons.push({ code, detail, message: reasonMessage(code, detail) });
   }
   const sites: SiteRecord[] = plans.flatMap((p) => p.sites.map((s) => s.record));

@@ -407,9 +407,9 @@ describe('SIGINT / SIGTERM in the middle of a write set (the built CLI)', () => 
       assert.deepEqual(report.changedFiles, GROUP);
       assert.deepEqual(report.errors, [{ file: 'src/other.ts', message: `not written: the run was interrupted (${signal})` }]);
       assert.deepEqual(report.warnings.filter((w: string) => w.startsWith('interrupted')), [`interrupted by ${signal}: 3 file(s) written, the others left as they were; no write set was left half-written`]);
-      assert.deepEqual(report.sites.map((s: { file: string; status: string; reasons: { code: string; detail?: string }[] }) => [s.file, s.status, s.reasons.map((r) => `${r.code}:${r.detail}`)]), [
-        ['src/lib/ai.ts', 'migrated', []],
-        ['src/other.ts', 'manual', [`write-failed:interrupted by ${signal} before its files were written`]],
+      assert.deepEqual(report.sites.map((s: { file: string; status: string; reasons: { code: string; detail?: string }[]; groupFiles?: string[] }) => [s.file, s.status, s.reasons.map((r) => `${r.code}:${r.detail}`), s.groupFiles]), [
+        ['src/lib/ai.ts', 'migrated', [], ['src/routes/summary.ts', 'src/routes/title.ts']],
+        ['src/other.ts', 'manual', [`write-failed:interrupted by ${signal} before its files were written`], []],
       ]);
     });
   }
@@ -421,9 +421,9 @@ describe('SIGINT / SIGTERM in the middle of a write set (the built CLI)', () => 
     assert.equal(r.status, 1, r.stderr);
     const report = JSON.parse(r.stdout);
     assert.deepEqual(report.errors, [{ file: 'src/routes/summary.ts', message: 'not written: the file is read-only' }, ...pointers('src/routes/summary.ts')]);
-    assert.deepEqual(report.sites.map((s: { status: string; reasons: { code: string; message: string }[] }) => [s.status, s.reasons.map((x) => x.message)]), [
-      ['manual', ['Its files could not be written (src/routes/summary.ts: the file is read-only); every file of its write set was left as it was.']],
-      ['migrated', []],
+    assert.deepEqual(report.sites.map((s: { status: string; reasons: { message: string }[]; groupFiles?: string[] }) => [s.status, s.reasons.map((x) => x.message), s.groupFiles]), [
+      ['manual', ['Its files could not be written (src/routes/summary.ts: the file is read-only); every file of its write set was left as it was.'], []],
+      ['migrated', [], []],
     ]);
     assert.deepEqual(report.changedFiles, ['src/other.ts']);
     assert.deepEqual(disk(dir), GROUP_FAILED);
