@@ -365,6 +365,18 @@ export class StreamAnalyzer {
         const use = useOf(outer);
         if (use === 'discard' || use === 'read') return;
         if (use === 'console') return this.site.note('O-ESCAPE', 'warn', 'A logged chunk now logs a Responses event.');
+        if (use === 'argument' && chain.accessed.length === 0 && this.hops < MAX_HOPS) {
+          // W-FOLLOW: the chunk re-emitted through a project function: its reads there are this stream's
+          const fed = feedParameter(this.ctx, this.site, outer, this.paramsFollowed, this.hops, 'stream-handoff');
+          if (fed === 'done') return;
+          if (fed) {
+            if (fed.type) this.retypeStreamAnnotation(fed.type);
+            this.hops++;
+            for (const ref of this.references(fed.name)) this.chunk(ref, 'chunk', { root: ref, accessed: [], usageLinks: [], path: chain.path });
+            this.hops--;
+            return;
+          }
+        }
         return this.site.reason('stream-handoff', use === 'store' ? 'chunk' : use);
       }
       default:
