@@ -42,7 +42,7 @@ export function addImports(ctx: TransformContext): void {
     ctx.editor.replace(r.start, r.end, text);
   });
   if (anchorFreed || !otherLines.length) return;
-  if (anchor) ctx.editor.insert(anchor.end, `${eol}${otherLines.join(eol)}`);
+  if (anchor) ctx.editor.insert(endOfLine(ctx, anchor.end), `${eol}${otherLines.join(eol)}`);
   else ctx.editor.insert(topInsertionPoint(ctx, body), `${otherLines.join(eol)}${eol}`);
 }
 
@@ -171,6 +171,29 @@ function lastOf(body: Node[], pred: (n: Node) => boolean): Node | undefined {
   let found: Node | undefined;
   for (const s of body) if (pred(s)) found = s;
   return found;
+}
+
+/**
+ * Where a line added after the statement ending at `end` goes (G-TRIVIA): after the comments that
+ * end its line (`import { z } from 'zod'; // note`, a block comment, even one that runs over
+ * several lines), so no comment moves onto the new line. When code follows those comments on the
+ * same line, they lead that code and stay with it: the new line goes right after the statement.
+ */
+function endOfLine(ctx: TransformContext, end: number): number {
+  const text = ctx.text;
+  let i = end;
+  for (;;) {
+    while (text[i] === ' ' || text[i] === '\t') i++;
+    if (text.startsWith('//', i)) {
+      i = ctx.editor.lineEnd(i);
+      return text[i - 1] === '\r' ? i - 1 : i;
+    }
+    if (!text.startsWith('/*', i)) break;
+    const close = text.indexOf('*/', i + 2);
+    if (close === -1) return end;
+    i = close + 2;
+  }
+  return i === text.length || text[i] === '\n' || text[i] === '\r' ? i : end;
 }
 
 /** After a shebang and leading directives (`'use strict'`), else at the start. */
