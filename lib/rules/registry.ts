@@ -351,7 +351,7 @@ export const RULES: readonly RuleInfo[] = [
     },
   },
   {
-    id: 'S-TEXT', summary: 'stream loops: delta content → the output_text.delta event, with the S-FAILED guard first',
+    id: 'S-TEXT', summary: "stream loops: delta content → the output_text.delta event, with the S-FAILED guard first; a statement process.stdout.write(delta ?? '') → if (ev.type === 'response.output_text.delta') process.stdout.write(ev.delta)",
     example: {
       before: "const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], stream: true });\nlet out = '';\nfor await (const chunk of stream) {\n  out += chunk.choices[0]?.delta?.content ?? '';\n}\nreturn out;",
       after: "const stream = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], stream: true, store: false });\nlet out = '';\nfor await (const chunk of stream) {\n  if (chunk.type === 'error') throw new Error(chunk.message);\n  if (chunk.type === 'response.failed') throw new Error(chunk.response.error?.message ?? 'Response failed');\n  out += (chunk.type === 'response.output_text.delta' ? chunk.delta : undefined) ?? '';\n}\nreturn out;",
@@ -361,7 +361,7 @@ export const RULES: readonly RuleInfo[] = [
     id: 'S-FAILED', summary: 'every rewritten stream loop throws on error / response.failed events, as Chat streams threw',
     example: {
       before: "const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], stream: true });\ntry {\n  for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta?.content ?? '');\n} catch (err) {\n  console.error('stream failed:', (err as Error).message);\n}",
-      after: "const stream = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], stream: true, store: false });\ntry {\n  for await (const chunk of stream) {\n    if (chunk.type === 'error') throw new Error(chunk.message);\n    if (chunk.type === 'response.failed') throw new Error(chunk.response.error?.message ?? 'Response failed');\n    process.stdout.write((chunk.type === 'response.output_text.delta' ? chunk.delta : undefined) ?? '');\n  }\n} catch (err) {\n  console.error('stream failed:', (err as Error).message);\n}",
+      after: "const stream = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], stream: true, store: false });\ntry {\n  for await (const chunk of stream) {\n    if (chunk.type === 'error') throw new Error(chunk.message);\n    if (chunk.type === 'response.failed') throw new Error(chunk.response.error?.message ?? 'Response failed');\n    if (chunk.type === 'response.output_text.delta') process.stdout.write(chunk.delta);\n  }\n} catch (err) {\n  console.error('stream failed:', (err as Error).message);\n}",
     },
   },
   {
