@@ -47,12 +47,18 @@ export interface StreamReadEdit extends Anchor {
   op: 'stream-read';
   rootStart: number;
   rootEnd: number;
-  kind: 'text' | 'refusal' | 'usage' | 'usageGuard' | 'usageNarrowed' | 'finishValue' | 'finishTruthy' | 'finishCompare' | 'collapse';
+  kind: 'text' | 'refusal' | 'textWrite' | 'refusalWrite' | 'usage' | 'usageGuard' | 'usageNarrowed' | 'finishValue' | 'finishTruthy' | 'finishCompare' | 'collapse';
   /** For finishCompare: the Chat finish reason compared with, and whether the comparison was negated. */
   value?: string;
   negate?: boolean;
   /** Links after a usage expression (renamed usage fields). */
   tail?: ChainLink[];
+  /**
+   * textWrite / refusalWrite: the edit spans the call of a write statement, and this is the range
+   * of its argument (`<read> || ''`), which becomes the event's `delta` under an `if`.
+   */
+  argStart?: number;
+  argEnd?: number;
 }
 
 /** A response_format object defined away from the call (V-LOCAL): json_schema flattened in place (R-RESPFMT). */
