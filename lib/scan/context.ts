@@ -19,6 +19,11 @@ export interface ScanContext extends BindingScope {
    * that may subclass them and runs again when any is missing from the program.
    */
   fieldOwners: Set<string>;
+  /**
+   * Messages the scanner cannot prove simple are converted at run time (M-CONTENT-UNTYPED) instead
+   * of reported `messages-not-local`; off with --no-runtime-conversion.
+   */
+  runtimeConversion?: boolean;
 }
 
 export const relativeFile = relativePath;

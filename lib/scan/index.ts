@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { KINDS, type Kind } from '../options.js';
-import type { FilePlan, SitePlan } from '../plan.js';
+import type { ConvertEdit, CreatedFile, FilePlan, SitePlan } from '../plan.js';
 import type { FileError, Note, Notice, Provider, SiteRecord, SiteStatus } from '../report/model.js';
 import { reasonMessage } from '../rules/reasons.js';
 import { FOREIGN_MODEL_HINT } from '../rules/providers.js';
@@ -26,6 +26,7 @@ import { SiteAnalysis } from './site.js';
 import { siteId } from './site-id.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
 import { PARSE_NOTE, REASONING_INCLUDE, REPLAY_NOTE } from '../rules/results.js';
+import { placeConverters } from '../runtime/placement.js';
 
 export interface ScanInput {
   candidates: CandidateText[];
@@ -36,10 +37,16 @@ export interface ScanInput {
   allow: AllowList;
   only: Kind[];
   skip: Kind[];
+  /** Convert messages the scan cannot prove simple at run time (M-CONTENT-UNTYPED); off: report them. */
+  runtimeConversion?: boolean;
+  /** Absolute paths the run was given (as given and real): a new converter module goes only inside them. */
+  roots?: string[];
 }
 
 export interface ScanResult {
   plans: FilePlan[];
+  /** Converter modules to create (M-CONTENT-UNTYPED), each only if a migrated site imports it. */
+  createdFiles: CreatedFile[];
   notices: Notice[];
   errors: FileError[];
   warnings: string[];
@@ -68,7 +75,8 @@ export function scan(input: ScanInput): ScanResult {
     errors.push({ file: relativeFile(input.cwd, c.path), message: `not scanned: brackets nest deeper than ${MAX_NESTING} levels (the parsers would overflow their stack)` });
     return false;
   });
-  const modules = new ModuleResolver(new ProjectLayout());
+  const layout = new ProjectLayout();
+  const modules = new ModuleResolver(layout);
   // The first program holds the files that can hold a site and what they import (import-depth.ts).
   // A pass can find that a question needs more; the next program adds it (trees already parsed
   // are reused) and the files concerned are analysed again:
@@ -115,6 +123,7 @@ export function scan(input: ScanInput): ScanResult {
   }
   const { analysed, mockFiles, assumedDefault } = pass;
 
+  const createdFiles = placeRuntimeConversions(analysed, project, layout, input);
   const plans = decide(analysed, input);
   const anyMigrated = plans.some((p) => p.sites.some((s) => s.record.status === 'migrated'));
   const notices: Notice[] = anyMigrated
@@ -125,7 +134,33 @@ export function scan(input: ScanInput): ScanResult {
   if (assumedDefault) {
     warnings.push('Clients built without a baseURL were assumed to reach api.openai.com (P-DEFAULT); the SDK reads OPENAI_BASE_URL at run time, so check it does not point elsewhere in your deployments.');
   }
-  return { plans, notices, errors, warnings, typeAware: project.typeAware };
+  return { plans, createdFiles, notices, errors, warnings, typeAware: project.typeAware };
+}
+
+/**
+ * M-CONTENT-UNTYPED: every messages value planned for run-time conversion gets the converter
+ * module of its package (lib/runtime/placement.ts) and a note saying where it is; a site whose
+ * file cannot have one is reported `messages-not-local`, with why.
+ */
+function placeRuntimeConversions(analysed: Analysed[], project: ScanProject, layout: ProjectLayout, input: ScanInput): CreatedFile[] {
+  const edits = analysed.flatMap((a) => a.analysis.edits.filter((e): e is ConvertEdit => e.op === 'convert-messages').map((edit) => ({ a, edit })));
+  if (!edits.length) return [];
+  const files = [...new Set(edits.map(({ edit }) => edit.file))].flatMap((file) => {
+    const sf = project.sourceFile(file);
+    return sf ? [{ file, sf }] : [];
+  });
+  const { byFile, created } = placeConverters(files, layout, input.roots ?? [], input.cwd);
+  for (const { a, edit } of edits) {
+    const placed = byFile.get(edit.file) ?? { ok: false as const, why: 'the file holding the messages was not read' };
+    if (!placed.ok) {
+      a.analysis.reason('messages-not-local', placed.why);
+      continue;
+    }
+    edit.module = placed.specifier;
+    edit.moduleFile = placed.moduleFile;
+    a.analysis.note('M-CONTENT-UNTYPED', 'warn', `Messages from outside this code are converted when the program runs by toResponsesInput() from ${relativeFile(input.cwd, placed.moduleFile)} (written once per package by this tool): it drops \`name\`, turns tool turns and content parts into Responses items, and throws on a message with no Responses equivalent instead of sending it.`);
+  }
+  return created;
 }
 
 interface Pass {
@@ -170,6 +205,7 @@ function analyseFiles(files: string[], project: ScanProject, modules: ModuleReso
     subclassesOf: buildSubclassIndex(project.program, project.checker),
     resolve: (specifier, fromFile) => modules.resolve(specifier, fromFile),
     fieldOwners: new Set(),
+    runtimeConversion: Boolean(input.runtimeConversion),
   };
   const resolver = new ProviderResolver(ctx);
   const errors: FileError[] = [];
