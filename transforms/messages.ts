@@ -5,7 +5,7 @@
  * `audio` keys are dropped.
  */
 import type { ConvertEdit, MessagesEdit } from '../lib/plan.js';
-import { CONVERTER_NAME } from '../lib/runtime/converter.js';
+import { CONVERTER_NAME } from '../lib/runtime/names.js';
 import { type Node, type TransformContext, findProp, propKey, props, stringLiteralValue, innerText, unwrapNode, valueOf } from './context.js';
 
 export function rewriteMessages(ctx: TransformContext, edit: MessagesEdit): void {

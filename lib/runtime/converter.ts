@@ -13,10 +13,9 @@
  * any other `type` throws. Field names follow the SDK's responses.d.ts of openai 6 and 7.
  */
 import ts from '../scan/typescript.cjs';
+import { CONVERTER_NAME } from './names.js';
 
-/** The exported function, and the module's file name without its extension. */
-export const CONVERTER_NAME = 'toResponsesInput';
-export const CONVERTER_BASENAME = 'to-responses-input';
+export { CONVERTER_BASENAME, CONVERTER_NAME } from './names.js';
 
 export type ConverterFlavour = 'ts' | 'esm' | 'cjs';
 
