@@ -405,6 +405,8 @@ describe('where a run puts the module, and how it creates it', () => {
     });
     const taken = project('taken', { 'package.json': '{"type":"module"}', 'chat.js': `${SITE}export function toResponsesInput(m) { return m; }\n` });
     assert.deepEqual((await summary(taken)).sites, ['chat.js manual messages-not-local:the name toResponsesInput is already used in this file']);
+    const verbatim = project('verbatim-cjs', { 'package.json': '{}', 'tsconfig.json': '{"compilerOptions":{"module":"NodeNext","verbatimModuleSyntax":true}}', 'chat.ts': TS_SITE, 'helper.ts': 'export function helper() {}\n' });
+    assert.deepEqual((await summary(verbatim)).sites, ['chat.ts manual messages-not-local:the package compiles TypeScript to CommonJS with verbatimModuleSyntax, where the generated ES module syntax of the run-time converter is an error']);
     const cjsNoRequire = project('cjs-no-require', { 'package.json': '{}', 'chat.js': 'module.exports = async (client, h) => (await client.chat.completions.create({ model: \'m\', messages: h })).choices[0].message.content;\n' });
     assert.match((await summary(cjsNoRequire)).sites.join(), /messages-not-local/);
   });

@@ -90,7 +90,12 @@ export function placeConverters(files: { file: string; sf: ts.SourceFile }[], la
       created.push({ file, text: renderConverter(wanted) });
       module = { file, flavour: wanted };
     }
+    const blocked = module.flavour === 'ts' ? commonJsVerbatim(module.file, pkg, layout) : undefined;
     for (const m of members) {
+      if (blocked && m.wants === 'ts') {
+        byFile.set(m.file, { ok: false, why: blocked });
+        continue;
+      }
       if (m.wants !== module.flavour) {
         const why = isFlavour(m.wants) ? `the package's run-time converter ${shown(module.file)} is ${FLAVOUR_NAMES[module.flavour!]}, which this ${FLAVOUR_NAMES[m.wants]} file cannot import` : m.wants;
         byFile.set(m.file, { ok: false, why });
@@ -148,6 +153,18 @@ function flavourOf(sf: ts.SourceFile, pkg: PackageInfo): ConverterFlavour | stri
 
 function hasExportModifier(s: ts.Statement): boolean {
   return ts.canHaveModifiers(s) && Boolean(ts.getModifiers(s)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword));
+}
+
+/**
+ * TypeScript compiled to CommonJS with `verbatimModuleSyntax` rejects `export function` (TS1287):
+ * such a project writes `export =`, which the generated module does not. Why, or undefined.
+ */
+function commonJsVerbatim(moduleFile: string, pkg: PackageInfo, layout: ProjectLayout): string | undefined {
+  const options = layout.configFor(moduleFile)?.options;
+  if (!options?.verbatimModuleSyntax) return undefined;
+  const nodeModules = options.module === ts.ModuleKind.Node16 || options.module === ts.ModuleKind.NodeNext;
+  const commonjs = options.module === ts.ModuleKind.CommonJS || (nodeModules && !isModulePackage(pkg));
+  return commonjs ? 'the package compiles TypeScript to CommonJS with verbatimModuleSyntax, where the generated ES module syntax of the run-time converter is an error' : undefined;
 }
 
 function isModulePackage(pkg: PackageInfo): boolean {
