@@ -5,11 +5,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, promises as fsp, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, promises as fsp, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { relativePath, UsageError } from './files.js';
-import type { Edit, FilePlan, SitePlan } from './plan.js';
+import type { CreatedFile, Edit, FilePlan, SitePlan } from './plan.js';
 import type { FileError } from './report/model.js';
 import type { MarkerRequest, TransformContext } from '../transforms/index.js';
 
@@ -56,6 +56,8 @@ export interface ApplyInput {
   dryRun: boolean;
   markers: boolean;
   force: boolean;
+  /** New files the scan planned (converter modules, M-CONTENT-UNTYPED): created when a kept site imports one. */
+  createdFiles?: CreatedFile[];
 }
 
 export interface FileChange {
@@ -64,6 +66,8 @@ export interface FileChange {
   before: string;
   after: string;
   bom: boolean;
+  /** A new file: `before` is '' and nothing was on disk. */
+  created?: boolean;
 }
 
 export interface ApplyOutcome {
@@ -105,19 +109,35 @@ export async function applyPlans(input: ApplyInput, runTransforms: TransformRunn
   });
   // a site is only as good as every file it touches: drop files that hold part of a failed site
   let kept = changes;
-  for (let again = true; again;) {
-    again = false;
-    const failedFiles = new Set([...failed.keys()].flatMap(filesOf));
-    kept = kept.filter((c) => {
-      if (!failedFiles.has(c.file)) return true;
-      for (const s of work.get(c.file)!.sites) if (!failed.has(s)) failed.set(s, `another file of its unit failed: ${c.rel}`);
-      again = true;
-      return false;
-    });
-  }
-  if (input.dryRun) return { changes: kept, errors, failed, written: [] };
+  const dropFailed = () => {
+    for (let again = true; again;) {
+      again = false;
+      const failedFiles = new Set([...failed.keys()].flatMap(filesOf));
+      kept = kept.filter((c) => {
+        if (!failedFiles.has(c.file)) return true;
+        for (const s of work.get(c.file)!.sites) if (!failed.has(s)) failed.set(s, `another file of its unit failed: ${c.rel}`);
+        again = true;
+        return false;
+      });
+    }
+  };
+  dropFailed();
+  let created = createdChanges(input, failed);
+  if (input.dryRun) return { changes: [...kept, ...created], errors, failed, written: [] };
   guardGit(input.cwd, kept.map((c) => c.file), input.force);
   const written: string[] = [];
+  // a converter module first: the files that import it are written only once it exists
+  created = created.filter((change) => {
+    const problem = createNewFile(change);
+    if (!problem) {
+      written.push(change.rel);
+      return true;
+    }
+    errors.push({ file: change.rel, message: problem });
+    for (const site of sitesImporting(input.plans, change.file)) if (!failed.has(site)) failed.set(site, `its run-time converter module was not created: ${change.rel}`);
+    dropFailed();
+    return false;
+  });
   // SIGINT / SIGTERM: finish the file being written (old or new, never partial), write no more
   let interrupted: NodeJS.Signals | undefined;
   const stop = (signal: NodeJS.Signals) => {
@@ -140,7 +160,7 @@ export async function applyPlans(input: ApplyInput, runTransforms: TransformRunn
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
   }
-  return { changes: kept, errors, failed, written, interrupted };
+  return { changes: [...kept, ...created], errors, failed, written, interrupted };
 }
 
 function insideRoots(file: string, roots: string[]): boolean {
@@ -193,7 +213,7 @@ function decodeState(raw: string): SourceState {
 }
 
 export function unifiedDiff(change: FileChange): string {
-  return createTwoFilesPatch(`a/${change.rel}`, `b/${change.rel}`, change.before, change.after, '', '', { context: 3 });
+  return createTwoFilesPatch(change.created ? '/dev/null' : `a/${change.rel}`, `b/${change.rel}`, change.before, change.after, '', '', { context: 3 });
 }
 
 /** Write mode refuses a dirty tree for the files it would change, unless --force (exit 2). */
@@ -246,4 +266,33 @@ function writeIfUnchanged(change: FileChange): string | undefined {
 
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+// ---- new files: the run-time converter modules (M-CONTENT-UNTYPED) -----------------------------
+
+/** Migrated sites whose edits import this module. */
+function sitesImporting(plans: FilePlan[], module: string): SitePlan[] {
+  return plans.flatMap((p) => p.sites).filter((s) => s.record.status === 'migrated' && s.edits.some((e) => e.op === 'convert-messages' && e.moduleFile === module));
+}
+
+/** The planned new files that a site still being migrated imports. */
+function createdChanges(input: ApplyInput, failed: Map<SitePlan, string>): FileChange[] {
+  return (input.createdFiles ?? [])
+    .filter((f) => sitesImporting(input.plans, f.file).some((s) => !failed.has(s)))
+    .map((f) => ({ file: f.file, rel: relativePath(input.cwd, f.file), before: '', after: f.text, bom: false, created: true }));
+}
+
+/** Creates the file atomically, and only if nothing is there (a hard link fails on an existing name). */
+function createNewFile(change: FileChange): string | undefined {
+  const tmp = path.join(path.dirname(change.file), `.${path.basename(change.file)}.${process.pid}.${randomBytes(4).toString('hex')}.migrate-responses.tmp`);
+  try {
+    writeFileSync(tmp, change.after, { flag: 'wx' });
+    linkSync(tmp, change.file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'EEXIST' ? 'not created: a file of that name appeared after the scan' : `not created: ${(err as Error).message}`;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+  return undefined;
 }

@@ -160,10 +160,35 @@ export interface HelperCallEdit extends Anchor {
   module: string;
 }
 
+/**
+ * M-CONTENT-UNTYPED: a messages value the scanner cannot see into, converted when the program runs:
+ * `x` → `toResponsesInput(x)`, or one array element `e` → `...toResponsesInput([e])`, with the
+ * import of the package's converter module (lib/runtime/converter.ts).
+ */
+export interface ConvertEdit extends Anchor {
+  op: 'convert-messages';
+  /** The anchor is one element of a messages array, not the whole value. */
+  element: boolean;
+  /** Import specifier of the converter module from `file` ('' until the module is placed). */
+  module: string;
+  /** Absolute path of the converter module ('' until the module is placed). */
+  moduleFile: string;
+}
+
 export type Edit =
   | CalleeEdit | RequestEdit | MessagesEdit | ChainEdit | RenameEdit | ReplaceEdit | FinishEdit | RetypeEdit
   | PatternEdit | HelperCallEdit | OperatorEdit | ToolEdit | ToolChoiceEdit | ReplayEdit | FormatEdit
-  | StreamGuardEdit | StreamReadEdit;
+  | StreamGuardEdit | StreamReadEdit | ConvertEdit;
+
+/**
+ * A file the run creates: the converter module of a package (M-CONTENT-UNTYPED). It is created only
+ * when a migrated site's ConvertEdit names it (`moduleFile`), and never over an existing file.
+ */
+export interface CreatedFile {
+  /** Absolute path. */
+  file: string;
+  text: string;
+}
 
 export interface SitePlan {
   record: SiteRecord;

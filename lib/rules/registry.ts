@@ -252,6 +252,10 @@ export const RULES: readonly RuleInfo[] = [
     },
   },
   {
+    // no example here: its rewrite also creates a file (README "Messages from outside the code", fixtures/runtime)
+    id: 'M-CONTENT-UNTYPED', summary: 'messages from outside the code, not proven plain role messages → toResponsesInput(messages), converted when the program runs by a module written once per package; reported messages-not-local when it cannot be used or with --no-runtime-conversion',
+  },
+  {
     id: 'O-CONTENT', summary: 'choices[0].message.content in all its spellings → output_text',
     example: {
       before: "const { choices } = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });\nreturn choices[0]?.message?.content ?? '';",

@@ -1,7 +1,9 @@
 /**
  * Fixture folders (fixtures/<group>/<case>/): `input.<ext>` plus optional context files, an
  * `expected.json` with the report entries reviewed by hand, an optional `output.<ext>` with the
- * expected rewrite, and an optional `case.json` with run options.
+ * expected rewrite, an optional `created/` folder with the files the run must create (at the same
+ * path relative to the case folder: the run-time converter module, M-CONTENT-UNTYPED), and an
+ * optional `case.json` with run options.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -41,6 +43,8 @@ export interface CaseOptions {
    * covers its package, so a function exported there is followed to its callers (W-EDGE).
    */
   paths?: string[];
+  /** `false`: run with --no-runtime-conversion. */
+  runtimeConversion?: boolean;
 }
 
 export interface Fixture {
@@ -50,6 +54,8 @@ export interface Fixture {
   inputs: string[];
   input?: string;
   output?: string;
+  /** Files the run must create: path relative to the case folder → expected text (from `created/`). */
+  created: Map<string, string>;
   expected: Expected;
   options: CaseOptions;
 }
@@ -66,7 +72,9 @@ export function loadFixtures(group?: string): Fixture[] {
     for (const name of readdirSync(groupDir).sort()) {
       const dir = path.join(groupDir, name);
       if (!statSync(dir).isDirectory() || !existsSync(path.join(dir, 'expected.json'))) continue;
-      const inputs = listFiles(dir).filter((f) => (!META.test(path.basename(f)) || path.dirname(f) !== dir) && !CONFIG.test(path.basename(f)));
+      const createdDir = path.join(dir, 'created');
+      const inputs = listFiles(dir).filter((f) => (!META.test(path.basename(f)) || path.dirname(f) !== dir) && !CONFIG.test(path.basename(f)) && !f.startsWith(createdDir + path.sep));
+      const created = new Map(existsSync(createdDir) ? listFiles(createdDir).map((f) => [path.relative(createdDir, f), readFileSync(f, 'utf8')] as const) : []);
       const input = inputs.find((f) => /^input\.[a-z]+$/.test(path.basename(f)) && path.dirname(f) === dir);
       const outputName = input && `output${path.extname(input)}`;
       const output = outputName && existsSync(path.join(dir, outputName)) ? path.join(dir, outputName) : undefined;
@@ -76,6 +84,7 @@ export function loadFixtures(group?: string): Fixture[] {
         inputs,
         input,
         output,
+        created,
         expected: JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Expected,
         options: existsSync(path.join(dir, 'case.json')) ? (JSON.parse(readFileSync(path.join(dir, 'case.json'), 'utf8')) as CaseOptions) : {},
       });
@@ -104,6 +113,7 @@ export function fixtureOptions(f: Fixture, overrides: Partial<Options> = {}): Op
     only: f.options.only ?? [],
     skip: f.options.skip ?? [],
     tsconfig: f.options.tsconfig ? 'tsconfig.json' : undefined,
+    runtimeConversion: f.options.runtimeConversion ?? true,
     ...overrides,
   });
 }
