@@ -9,10 +9,10 @@ import { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { relativePath } from './files.js';
-import type { Edit, FilePlan, SitePlan } from './plan.js';
+import type { CreatedFile, Edit, FilePlan, SitePlan } from './plan.js';
 import type { FileError } from './report/model.js';
 import type { MarkerRequest, TransformContext } from '../transforms/index.js';
-import { commitWriteSet, type FileChange } from './apply/commit.js';
+import { APPEARED, commitWriteSet, type FileChange } from './apply/commit.js';
 import { guardGit } from './apply/git-guard.js';
 import { seamsFromEnv, type ApplySeams } from './apply/seams.js';
 import { trapSignals } from './apply/signals.js';
@@ -62,6 +62,11 @@ export interface ApplyInput {
   dryRun: boolean;
   markers: boolean;
   force: boolean;
+  /**
+   * New files the scan planned (converter modules, M-CONTENT-UNTYPED): each is created in the
+   * write set of the sites that import it, and only with them.
+   */
+  createdFiles?: CreatedFile[];
 }
 
 /** Why a planned site was not carried out after all (lib/run.ts makes it the site's reason). */
@@ -89,7 +94,7 @@ export interface ApplyOutcome {
  */
 export async function applyPlans(input: ApplyInput, runTransforms: TransformRunner = runTransformsHere, seams: ApplySeams = seamsFromEnv(process.env)): Promise<ApplyOutcome> {
   const ledger = new Ledger(input.cwd);
-  const sets = writeSets(input.plans, { markers: input.markers });
+  const sets = writeSets(input.plans, { markers: input.markers, created: new Map((input.createdFiles ?? []).map((f) => [f.file, f.text])) });
   const { jobs, pending } = await prepare(sets, input, ledger);
   const results = jobs.length ? await runTransforms(jobs) : [];
   const ready = transformed(pending, jobs, results, ledger);
@@ -155,10 +160,10 @@ async function prepare(sets: WriteSet[], input: ApplyInput, ledger: Ledger): Pro
         const existing = readIfExists(work.file);
         if (existing === work.create) continue; // made by an earlier run
         if (existing !== undefined) {
-          blocked = { file: work.file, cause: 'the file to create already exists' };
+          blocked = { file: work.file, cause: APPEARED };
           break;
         }
-        entry.created.push({ file: work.file, rel: ledger.rel(work.file), after: work.create, bom: false });
+        entry.created.push({ file: work.file, rel: ledger.rel(work.file), before: '', after: work.create, bom: false, created: true });
         continue;
       }
       try {
@@ -170,7 +175,7 @@ async function prepare(sets: WriteSet[], input: ApplyInput, ledger: Ledger): Pro
         break;
       }
     }
-    if (blocked) ledger.drop(set, files, blocked.file, `not written: ${blocked.cause}`, 'write-failed', blocked.cause);
+    if (blocked) ledger.drop(set, files, blocked.file, `${notDone(set, blocked.file)}: ${blocked.cause}`, 'write-failed', blocked.cause);
     else pending.push(entry);
   }
   return { jobs, pending };
@@ -188,7 +193,7 @@ function transformed(pending: Pending[], jobs: TransformJob[], results: Transfor
       if (!result.ok) broken ??= { file, error: result.error };
       else if (result.changed) changes.push({ file, rel: ledger.rel(file), before: text, after: result.output, bom });
     }
-    changes.push(...created);
+    changes.unshift(...created); // a module first, then the files that import it
     if (broken) {
       ledger.drop(set, changes.map((c) => c.file), broken.file, `rewrite failed, file left unchanged: ${broken.error}`, 'transform-failed', broken.error);
     } else if (changes.length) ready.push({ set, changes });
@@ -218,7 +223,7 @@ async function commit(ready: Ready[], input: ApplyInput, seams: ApplySeams, ledg
       if (outcome.ok) written.push(...changes);
       else {
         const { file, cause } = outcome.failure;
-        ledger.drop(set, changes.map((c) => c.file), file, `not written: ${cause}`, 'write-failed', cause);
+        ledger.drop(set, changes.map((c) => c.file), file, `${notDone(set, file)}: ${cause}`, 'write-failed', cause);
       }
     }
     await signals.settle();
@@ -226,6 +231,11 @@ async function commit(ready: Ready[], input: ApplyInput, seams: ApplySeams, ledg
   } finally {
     signals.release();
   }
+}
+
+/** How a file that failed was left: a file to create was not created, another not written. */
+function notDone(set: WriteSet, file: string): string {
+  return set.files.some((f) => f.file === file && f.create !== undefined) ? 'not created' : 'not written';
 }
 
 function insideRoots(file: string, roots: string[]): boolean {
@@ -253,6 +263,5 @@ function readIfExists(file: string): string | undefined {
 
 /** A unified diff of one change (a created file is diffed against /dev/null). */
 export function unifiedDiff(change: FileChange): string {
-  const from = change.before === undefined ? '/dev/null' : `a/${change.rel}`;
-  return createTwoFilesPatch(from, `b/${change.rel}`, change.before ?? '', change.after, '', '', { context: 3 });
+  return createTwoFilesPatch(change.created ? '/dev/null' : `a/${change.rel}`, `b/${change.rel}`, change.before, change.after, '', '', { context: 3 });
 }

@@ -39,6 +39,11 @@ export interface Options {
   markers: boolean;
   /** Colour in human-readable output. */
   color: boolean;
+  /**
+   * Messages from outside the code that cannot be proven simple are converted when the program
+   * runs by a generated module (M-CONTENT-UNTYPED); false (`--no-runtime-conversion`): reported.
+   */
+  runtimeConversion: boolean;
 }
 
 export function defaultOptions(overrides: Partial<Options> = {}): Options {
@@ -56,6 +61,7 @@ export function defaultOptions(overrides: Partial<Options> = {}): Options {
     force: false,
     markers: true,
     color: false,
+    runtimeConversion: true,
     ...overrides,
   };
 }

@@ -47,12 +47,18 @@ export interface StreamReadEdit extends Anchor {
   op: 'stream-read';
   rootStart: number;
   rootEnd: number;
-  kind: 'text' | 'refusal' | 'usage' | 'usageGuard' | 'usageNarrowed' | 'finishValue' | 'finishTruthy' | 'finishCompare' | 'collapse';
+  kind: 'text' | 'refusal' | 'textWrite' | 'refusalWrite' | 'usage' | 'usageGuard' | 'usageNarrowed' | 'finishValue' | 'finishTruthy' | 'finishCompare' | 'collapse';
   /** For finishCompare: the Chat finish reason compared with, and whether the comparison was negated. */
   value?: string;
   negate?: boolean;
   /** Links after a usage expression (renamed usage fields). */
   tail?: ChainLink[];
+  /**
+   * textWrite / refusalWrite: the edit spans the call of a write statement, and this is the range
+   * of its argument (`<read> || ''`), which becomes the event's `delta` under an `if`.
+   */
+  argStart?: number;
+  argEnd?: number;
 }
 
 /** A response_format object defined away from the call (V-LOCAL): json_schema flattened in place (R-RESPFMT). */
@@ -154,10 +160,35 @@ export interface HelperCallEdit extends Anchor {
   module: string;
 }
 
+/**
+ * M-CONTENT-UNTYPED: a messages value the scanner cannot see into, converted when the program runs:
+ * `x` → `toResponsesInput(x)`, or one array element `e` → `...toResponsesInput([e])`, with the
+ * import of the package's converter module (lib/runtime/converter.ts).
+ */
+export interface ConvertEdit extends Anchor {
+  op: 'convert-messages';
+  /** The anchor is one element of a messages array, not the whole value. */
+  element: boolean;
+  /** Import specifier of the converter module from `file` ('' until the module is placed). */
+  module: string;
+  /** Absolute path of the converter module ('' until the module is placed). */
+  moduleFile: string;
+}
+
 export type Edit =
   | CalleeEdit | RequestEdit | MessagesEdit | ChainEdit | RenameEdit | ReplaceEdit | FinishEdit | RetypeEdit
   | PatternEdit | HelperCallEdit | OperatorEdit | ToolEdit | ToolChoiceEdit | ReplayEdit | FormatEdit
-  | StreamGuardEdit | StreamReadEdit;
+  | StreamGuardEdit | StreamReadEdit | ConvertEdit;
+
+/**
+ * A file the run creates: the converter module of a package (M-CONTENT-UNTYPED). It is created only
+ * when a migrated site's ConvertEdit names it (`moduleFile`), and never over an existing file.
+ */
+export interface CreatedFile {
+  /** Absolute path. */
+  file: string;
+  text: string;
+}
 
 export interface SitePlan {
   record: SiteRecord;
@@ -170,18 +201,6 @@ export interface SitePlan {
   unit: number;
   /** Rewrites to apply when the site is migrated. */
   edits: Edit[];
-  /**
-   * Files to create when the site is migrated (G-IMPORTS: the run-time message conversion module of
-   * its package). Every site that asks for one file is written with it, all-or-nothing.
-   */
-  creates?: NewFile[];
-}
-
-/** A file the tool creates; it must not exist on disk when the run writes it. */
-export interface NewFile {
-  /** Absolute path. */
-  file: string;
-  text: string;
 }
 
 export interface FilePlan {

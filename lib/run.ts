@@ -102,8 +102,9 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
         allow,
         only: options.only,
         skip: options.skip,
+        runtimeConversion: options.runtimeConversion,
       })
-    : { plans: [], notices: [], errors: [], warnings: [], typeAware: false };
+    : { plans: [], createdFiles: [], notices: [], errors: [], warnings: [], typeAware: false };
   mark('scan');
   progress.phase(options.dryRun ? 'Computing the rewrites…' : 'Rewriting files…');
   warnings.push(...result.warnings, ...sdkVersionWarnings(options));
@@ -116,6 +117,7 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
     dryRun: options.dryRun,
     markers: options.markers,
     force: options.force,
+    createdFiles: result.createdFiles,
   }, helper.runTransforms);
   mark('transform');
   for (const [site, { code, detail }] of outcome.failed) {

@@ -75,7 +75,7 @@ describe('baseline ratchet', () => {
       'migrate-responses: --check failed: 1 new Chat Completions call site beyond the baseline baseline.json:',
       '  src/a.ts: 2 chat.completions.create sites, the baseline allows 1; new:',
       '    src/a.ts:11:43 chat.completions.create migrated',
-      'Migrate it (or mark it // migrate-responses-ignore); to accept it, run --update-baseline --baseline baseline.json.',
+      'Migrate it (or mark it // migrate-responses-ignore); to accept it, run with --dry-run --update-baseline --baseline baseline.json.',
       '',
     ].join('\n'));
     const annotated = cli(dir, 'src', '--dry-run', '--check', '--baseline', 'baseline.json', '--format', 'github');

@@ -156,6 +156,18 @@ describe('canonical form', () => {
     assert.deepEqual(chat, respStoreFalse);
   });
 
+  it('a Chat tool reply answers a custom tool call as custom_tool_call_output when that call is earlier in the history (M-TOOL)', () => {
+    const calls = { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'custom', custom: { name: 'sql', input: 'SELECT 1' } }, { id: 'c2', type: 'function', function: { name: 'f', arguments: '{}' } }] };
+    const chat = canonicalize('chat', { model: MODEL, messages: [...msgs, calls, { role: 'tool', tool_call_id: 'c1', content: '1' }, { role: 'tool', tool_call_id: 'c2', content: '2' }] });
+    assert.deepEqual(chat.input.slice(3).map((i) => i.type), ['custom_tool_call_output', 'function_call_output']);
+    const responses = canonicalize('responses', {
+      model: MODEL, store: false,
+      input: [...msgs, { type: 'custom_tool_call', call_id: 'c1', name: 'sql', input: 'SELECT 1' }, { type: 'function_call', call_id: 'c2', name: 'f', arguments: '{}' },
+        { type: 'custom_tool_call_output', call_id: 'c1', output: '1' }, { type: 'function_call_output', call_id: 'c2', output: '2' }],
+    });
+    assert.deepEqual(chat, responses);
+  });
+
   it('differs when the EFFECTIVE strict differs (chat missing → false, responses missing → true)', () => {
     const chat = canonicalize('chat', { model: MODEL, messages: msgs, tools: [{ type: 'function', function: { name: 'f' } }] });
     const respNoStrict = canonicalize('responses', { model: MODEL, input: msgs, store: false, tools: [{ type: 'function', name: 'f', parameters: { type: 'object', properties: {} } }] });

@@ -6,13 +6,16 @@
  *  4. type-check: output (with its context files) compiles against openai 6.x and 7.x;
  *  5. differential run (case.json `"run": true`): input and output, run against the fake OpenAI
  *     server, print the same and send the same canonical requests.
- * A multi-file case (an `out/` folder mirroring the inputs that change, test/helpers/fixtures.ts)
- * is held to the same, for every file: the run changes exactly the mirrored files, each to its
- * exact output, also when it writes them; they parse; a second run changes nothing; the whole
- * migrated project type-checks; and the program from case.json's `main` behaves the same.
+ * A fixture's `created/` folder holds the files the run must create (the run-time converter
+ * module, M-CONTENT-UNTYPED), byte for byte; they join the type-check and the migrated program.
+ * A multi-file case (an `out/` folder mirroring the files the run changes or creates,
+ * test/helpers/fixtures.ts) is held to the same, for every file: the run changes exactly the
+ * mirrored files, each to its exact output, also when it writes them; they parse; a second run
+ * changes nothing; the whole migrated project type-checks; and the program from case.json's
+ * `main` behaves the same.
  */
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ts } from 'ts-morph';
@@ -30,8 +33,14 @@ const runnable = (f: Fixture) => Boolean(f.options.run);
 
 async function migrated(f: Fixture): Promise<string> {
   const { changes } = await run(fixtureOptions(f));
-  const others = changes.filter((c) => c.file !== f.input);
+  const others = changes.filter((c) => c.file !== f.input && !c.created);
   assert.deepEqual(others.map((c) => c.rel), [], 'only input.* may change');
+  const created = changes.filter((c) => c.created);
+  assert.deepEqual(created.map((c) => path.relative(f.dir, c.file)).sort(), [...f.created.keys()].sort(), 'the files created are those of created/');
+  for (const c of created) {
+    assert.equal(c.before, '');
+    assert.equal(c.after, f.created.get(path.relative(f.dir, c.file)), `created ${c.rel}`);
+  }
   return changes.find((c) => c.file === f.input)?.after ?? readFileSync(f.input!, 'utf8');
 }
 
@@ -46,11 +55,16 @@ function assertParsesBoth(file: string, text: string): void {
   assert.deepEqual(diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' ')), []);
 }
 
-/** The case's files as a program: every input, with `replaced` texts instead of some. */
-function programOf(f: Fixture, main: string, replaced: Map<string, string>): ProgramFiles {
+/**
+ * The case's files as a program: every input, with the texts of `migrated` (absolute path → text)
+ * instead of some, and its files that are not inputs (created by the run) added.
+ */
+function programOf(f: Fixture, main: string, migrated: ReadonlyMap<string, string>): ProgramFiles {
   const files = new Map<string, string>();
-  for (const i of f.inputs) files.set(path.relative(f.dir, i), replaced.get(i) ?? readFileSync(i, 'utf8'));
-  return { files, main };
+  for (const i of f.inputs) files.set(path.relative(f.dir, i), migrated.get(i) ?? readFileSync(i, 'utf8'));
+  for (const [file, text] of migrated) files.set(path.relative(f.dir, file), text);
+  const packageJson = path.join(f.dir, 'package.json');
+  return { files, main, packageJson: existsSync(packageJson) ? readFileSync(packageJson, 'utf8') : undefined };
 }
 
 /** The differential run: the migrated program prints the same and asks for the same, on Responses. */
@@ -82,16 +96,18 @@ describe('migration fixtures', () => {
 
   before(async () => {
     server = await startFakeOpenAI();
-    const files = fixtures.filter((f) => isTypeScript(f.output!)).flatMap((f) => [
-      f.output!, ...f.inputs.filter((i) => i !== f.input && isTypeScript(i)),
-    ]).map((file) => ({ file }));
-    // a multi-file case is checked as the migrated project: each input with its output's text
+    const files: { file: string; text?: string }[] = fixtures.filter((f) => isTypeScript(f.output!)).flatMap((f) => [
+      { file: f.output! }, ...f.inputs.filter((i) => i !== f.input && isTypeScript(i)).map((file) => ({ file })),
+      ...[...f.created].filter(([rel]) => isTypeScript(rel)).map(([rel, text]) => ({ file: path.join(f.dir, rel), text })),
+    ]);
+    // a multi-file case is checked as the migrated project: each input with its output's text, and the files created
     for (const f of multiFile) {
       const outputs = expectedOutputs(f);
       for (const file of f.inputs.filter(isTypeScript)) {
         const output = outputs.get(file);
         files.push({ file, ...(output ? { text: readFileSync(output, 'utf8') } : {}) });
       }
+      for (const [file, output] of outputs) if (!f.inputs.includes(file) && isTypeScript(file)) files.push({ file, text: readFileSync(output, 'utf8') });
     }
     for (const sdk of ['openai6', 'openai7'] as const) typeErrors.set(sdk, await typecheckTexts(FIXTURES, files, sdk));
   });
@@ -118,9 +134,11 @@ describe('migration fixtures', () => {
         mkdirSync(scratch, { recursive: true });
         cpSync(f.dir, scratch, { recursive: true });
         writeFileSync(path.join(scratch, path.basename(f.input!)), readFileSync(f.output!, 'utf8'));
+        for (const [rel, text] of f.created) writeFileSync(path.join(scratch, rel), text); // as the first run left them
         rmSync(path.join(scratch, path.basename(f.output!)));
         try {
-          const again = { ...f, dir: scratch, inputs: f.inputs.filter((i) => i !== f.output).map((i) => path.join(scratch, path.relative(f.dir, i))) };
+          const inputs = [...f.inputs.filter((i) => i !== f.output), ...[...f.created.keys()].map((rel) => path.join(f.dir, rel))];
+          const again = { ...f, dir: scratch, inputs: inputs.map((i) => path.join(scratch, path.relative(f.dir, i))) };
           const { changes } = await run(fixtureOptions(again));
           assert.deepEqual(changes.map((c) => c.rel), []);
         } finally {
@@ -137,7 +155,8 @@ describe('migration fixtures', () => {
       if (runnable(f)) {
         it('behaves the same against the fake OpenAI server', async () => {
           const main = path.relative(f.dir, f.input!);
-          await assertSameBehaviour(server, programOf(f, main, new Map()), programOf(f, main, new Map([[f.input!, readFileSync(f.output!, 'utf8')]])));
+          const migrated = new Map([[f.input!, readFileSync(f.output!, 'utf8')], ...[...f.created].map(([rel, text]) => [path.join(f.dir, rel), text] as const)]);
+          await assertSameBehaviour(server, programOf(f, main, new Map()), programOf(f, main, migrated));
         });
       }
     });
@@ -149,14 +168,13 @@ describe('migration fixtures', () => {
       const outputs = expectedOutputs(f);
       const rel = (file: string) => path.relative(f.dir, file).split(path.sep).join('/');
 
-      it('out/ mirrors input files only', () => {
-        assert.deepEqual([...outputs.keys()].filter((i) => !f.inputs.includes(i)).map(rel), []);
-      });
-
-      it('rewrites exactly the mirrored files, each to its output', async () => {
+      it('rewrites exactly the mirrored files, each to its output; those that are not inputs are created', async () => {
         const { changes } = await run(fixtureOptions(f));
         assert.deepEqual(changes.map((c) => c.rel).sort(), [...outputs.keys()].map(rel).sort());
-        for (const c of changes) assert.equal(c.after, readFileSync(outputs.get(c.file)!, 'utf8'), c.rel);
+        for (const c of changes) {
+          assert.equal(c.after, readFileSync(outputs.get(c.file)!, 'utf8'), c.rel);
+          assert.equal(Boolean(c.created), !f.inputs.includes(c.file), `${c.rel} is created exactly when it is not an input`);
+        }
       });
 
       it('write mode leaves every file as its output (or as it was), and a second run changes nothing', async () => {
@@ -165,9 +183,9 @@ describe('migration fixtures', () => {
           const first = await run(fixtureOptions(copy, { dryRun: false, force: true }));
           assert.deepEqual(first.report.errors, []);
           assert.deepEqual([...first.report.changedFiles].sort(), [...outputs.keys()].map(rel).sort());
-          for (const i of f.inputs) {
-            const expected = readFileSync(outputs.get(i) ?? i, 'utf8');
-            assert.equal(readFileSync(path.join(dir, path.relative(f.dir, i)), 'utf8'), expected, rel(i));
+          for (const file of new Set([...f.inputs, ...outputs.keys()])) {
+            const expected = readFileSync(outputs.get(file) ?? file, 'utf8');
+            assert.equal(readFileSync(path.join(dir, path.relative(f.dir, file)), 'utf8'), expected, rel(file));
           }
           const again = await run(fixtureOptions(copy));
           assert.deepEqual(again.changes.map((c) => c.rel), []);

@@ -21,6 +21,7 @@ import { NO_SEAMS, type ApplySeams } from '../lib/apply/seams.js';
 import { componentsByKeys, writeSets } from '../lib/apply/write-sets.js';
 import { parseAllowList } from '../lib/allow.js';
 import type { FilePlan, SitePlan } from '../lib/plan.js';
+import { renderConverter } from '../lib/runtime/converter.js';
 import { scan } from '../lib/scan/index.js';
 import { REPO } from './helpers/fixtures.js';
 
@@ -124,6 +125,7 @@ function site(file: string, unit: number, status: 'migrated' | 'manual', extra: 
   };
 }
 const callee = (file: string) => ({ op: 'callee' as const, rule: 'A-CREATE' as const, file, start: 0, end: 1, method: 'create' as const });
+const convert = (file: string, moduleFile: string) => ({ op: 'convert-messages' as const, rule: 'M-CONTENT-UNTYPED' as const, file, start: 0, end: 1, element: false, module: './convert.js', moduleFile });
 
 describe('write sets: union-find over "must go together" keys', () => {
   it('joins items that share a key, transitively; sets keep the order of their first item', () => {
@@ -138,8 +140,8 @@ describe('write sets: union-find over "must go together" keys', () => {
     const sites = [
       site('/p/a.ts', 1, 'migrated', { edits: [callee('/p/a.ts'), callee('/p/defs.ts')] }),
       site('/p/b.ts', 2, 'migrated', { edits: [callee('/p/b.ts')] }),
-      site('/p/c.ts', 3, 'migrated', { edits: [callee('/p/c.ts')], creates: [{ file: '/p/convert.ts', text: 'x' }] }),
-      site('/p/d.ts', 4, 'migrated', { edits: [callee('/p/d.ts')], creates: [{ file: '/p/convert.ts', text: 'x' }] }),
+      site('/p/c.ts', 3, 'migrated', { edits: [callee('/p/c.ts'), convert('/p/c.ts', '/p/convert.ts')] }),
+      site('/p/d.ts', 4, 'migrated', { edits: [callee('/p/d.ts'), convert('/p/d.ts', '/p/convert.ts')] }),
       site('/p/defs.ts', 5, 'manual'), // its marker goes in a file site 1 edits
       site('/p/e.ts', 6, 'manual'),
       site('/p/f.ts', 6, 'manual'), // one unit, two files
@@ -149,26 +151,28 @@ describe('write sets: union-find over "must go together" keys', () => {
     ];
     const plans: FilePlan[] = sites.map((s) => ({ file: s.file, sites: [s] }));
     const group = (s: SitePlan) => (s.file === '/p/g.ts' || s.file === '/p/b.ts' ? ['group:callee-and-caller'] : []);
-    const shape = (markers: boolean) => writeSets(plans, { markers, extraKeys: group }).map((set) => set.files.map((f) => `${path.basename(f.file)}${f.create !== undefined ? '+' : ''}:${f.edits.length}e${f.markers.length}m`));
+    const created = new Map([['/p/convert.ts', 'export {};\n']]);
+    const shape = (markers: boolean) => writeSets(plans, { markers, created, extraKeys: group }).map((set) => set.files.map((f) => `${path.basename(f.file)}${f.create !== undefined ? '+' : ''}:${f.edits.length}e${f.markers.length}m`));
     assert.deepEqual(shape(true), [
       ['a.ts:1e0m', 'defs.ts:1e1m'],
       ['b.ts:1e0m', 'g.ts:1e0m'],
-      ['c.ts:1e0m', 'convert.ts+:0e0m', 'd.ts:1e0m'],
+      ['c.ts:2e0m', 'convert.ts+:0e0m', 'd.ts:2e0m'],
       ['e.ts:0e1m', 'f.ts:0e1m'],
       ['h.ts:1e0m'],
     ]);
     // without markers a manual site touches nothing
-    assert.deepEqual(shape(false).map((s) => s.join(' ')), ['a.ts:1e0m defs.ts:1e0m', 'b.ts:1e0m g.ts:1e0m', 'c.ts:1e0m convert.ts+:0e0m d.ts:1e0m', 'h.ts:1e0m']);
+    assert.deepEqual(shape(false).map((s) => s.join(' ')), ['a.ts:1e0m defs.ts:1e0m', 'b.ts:1e0m g.ts:1e0m', 'c.ts:2e0m convert.ts+:0e0m d.ts:2e0m', 'h.ts:1e0m']);
   });
 
-  it('two different texts for one new file, or edits to it, make the set unwritable', () => {
-    const a = site('/p/a.ts', 1, 'migrated', { edits: [callee('/p/a.ts')], creates: [{ file: '/p/convert.ts', text: 'x' }] });
-    const b = site('/p/b.ts', 2, 'migrated', { edits: [callee('/p/b.ts')], creates: [{ file: '/p/convert.ts', text: 'y' }] });
-    const c = site('/p/c.ts', 3, 'migrated', { edits: [callee('/p/convert.ts')], creates: [{ file: '/p/convert.ts', text: 'x' }] });
-    const conflict = (...s: SitePlan[]) => writeSets([{ file: '/p', sites: s }], { markers: true }).map((set) => set.conflict);
-    assert.deepEqual(conflict(a, b), [{ file: '/p/convert.ts', message: 'the plan asks for two different texts of this new file' }]);
-    assert.deepEqual(conflict(c), [{ file: '/p/convert.ts', message: 'the plan asks to create this file and to edit it' }]);
-    assert.deepEqual(conflict(a), [undefined]);
+  it('a file the run creates is created only with the sites that import it; creating a file and editing it is unwritable', () => {
+    const created = new Map([['/p/convert.ts', 'export {};\n']]);
+    const a = site('/p/a.ts', 1, 'migrated', { edits: [callee('/p/a.ts'), convert('/p/a.ts', '/p/convert.ts')] });
+    const b = site('/p/b.ts', 2, 'migrated', { edits: [callee('/p/b.ts'), convert('/p/b.ts', '/p/other.ts')] }); // not a file to create
+    const c = site('/p/c.ts', 3, 'migrated', { edits: [callee('/p/convert.ts'), convert('/p/c.ts', '/p/convert.ts')] });
+    const sets = (...s: SitePlan[]) => writeSets([{ file: '/p', sites: s }], { markers: true, created }).map((set) => [set.files.map((f) => `${path.basename(f.file)}${f.create !== undefined ? '+' : ''}`), set.conflict]);
+    assert.deepEqual(sets(a, b), [[['a.ts', 'convert.ts+'], undefined], [['b.ts'], undefined]]);
+    assert.deepEqual(sets(c), [[['convert.ts+', 'c.ts'], { file: '/p/convert.ts', message: 'the plan asks to create this file and to edit it' }]]);
+    assert.deepEqual(sets({ ...a, record: { ...a.record, status: 'manual' } }), [[['a.ts'], undefined]]); // a manual site: its marker only
   });
 });
 
@@ -295,42 +299,77 @@ describe('a multi-file write set (a group across modules) is written all-or-noth
     const { 'src/lib/ai.ts': _moved, ...rest } = GROUP_FAILED;
     assert.deepEqual(disk(dir), { ...rest, 'src/lib-moved/ai.ts': NEW['src/lib/ai.ts'] });
   });
+});
 
-  it('a file two sets create joins them into one; it is written with them, and not created when they fail', async () => {
-    const CONVERT = 'export const convert = 1;\n';
-    const withCreate = (dir: string) => {
-      const plan = planOf(dir);
-      for (const s of plan.plans.flatMap((p) => p.sites)) s.creates = [{ file: path.join(dir, 'src/convert.ts'), text: CONVERT }];
-      return plan;
-    };
-    const ALL = [...GROUP, 'src/other.ts', 'src/convert.ts'];
-    const ok = tree(FILES);
-    const first = withCreate(ok);
-    const written = await applyTo(ok, { plan: first });
-    assert.deepEqual(written.written, ALL);
-    assert.deepEqual(disk(ok), { ...NEW, 'src/convert.ts': CONVERT });
-    // asked for again: already there with that text, nothing to do
-    const again = await applyTo(ok, { plan: { plans: first.plans.map((p) => ({ ...p, sites: p.sites.map((s) => ({ ...s, edits: [] })) })), texts: new Map() } });
-    assert.deepEqual([again.written, again.errors], [[], []]);
+describe('a file the run creates (the run-time converter module, M-CONTENT-UNTYPED) is written with its importers', () => {
+  const site = (name: string) => `import OpenAI from 'openai';\nconst client = new OpenAI();\nexport async function ${name}(history) {\n  const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: history });\n  return r.choices[0].message.content;\n}\n`;
+  const JS: Record<string, string> = { 'package.json': '{ "type": "module" }\n', 'src/a.js': site('answer'), 'src/b.js': site('reply') };
+  const MODULE = 'src/to-responses-input.js';
 
-    const bad = tree(FILES);
-    const plan = withCreate(bad);
-    chmodSync(path.join(bad, 'src/routes/title.ts'), 0o444);
-    const failed = await applyTo(bad, { plan });
-    assert.deepEqual(failed.errors, [{ file: 'src/routes/title.ts', message: 'not written: the file is read-only' }, ...pointers('src/routes/title.ts', ALL)]);
-    assert.deepEqual(failures(failed, bad), { 'src/lib/ai.ts': 'write-failed src/routes/title.ts: the file is read-only', 'src/other.ts': 'write-failed src/routes/title.ts: the file is read-only' });
-    assert.deepEqual(disk(bad), OLD);
+  /** The scanner's plan: both sites convert their messages at run time, with the package's module. */
+  function planWithModule(dir: string) {
+    const files = ['src/a.js', 'src/b.js'].map((f) => path.join(dir, f));
+    const candidates = files.map((f) => ({ path: f, text: readFileSync(f, 'utf8') }));
+    const result = scan({ candidates, files, roots: [dir], cwd: dir, allow: parseAllowList([]), only: [], skip: [], runtimeConversion: true });
+    assert.deepEqual(result.createdFiles.map((f) => path.relative(dir, f.file)), [MODULE]);
+    return { plans: result.plans, texts: new Map(candidates.map((c) => [c.path, { text: c.text, bom: false }])), createdFiles: result.createdFiles };
+  }
+  async function applyWithModule(dir: string, seams: ApplySeams = NO_SEAMS, dryRun = false) {
+    const { plans, texts, createdFiles } = planWithModule(dir);
+    return applyPlans({ plans, texts, createdFiles, roots: [dir], cwd: dir, dryRun, markers: true, force: true }, runTransformsHere, seams);
+  }
+  /** What a run without a fault writes. */
+  async function expected(): Promise<Record<string, string>> {
+    const { changes } = await applyWithModule(tree(JS), NO_SEAMS, true);
+    assert.deepEqual(changes.map((c) => [c.rel, Boolean(c.created)]), [[MODULE, true], ['src/a.js', false], ['src/b.js', false]]);
+    assert.equal(changes[0].after, renderConverter('esm'));
+    return { ...JS, ...Object.fromEntries(changes.map((c) => [c.rel, c.after])) };
+  }
 
-    const raced = tree(FILES);
-    const commit: CommitSeams = { staged: () => writeFileSync(path.join(raced, 'src/convert.ts'), '// someone else\n') };
-    const out = await applyTo(raced, { plan: withCreate(raced), seams: { commit } });
-    assert.deepEqual(out.errors, [{ file: 'src/convert.ts', message: 'not written: the file to create already exists' }, ...pointers('src/convert.ts', ALL)]);
-    assert.deepEqual(disk(raced), { ...OLD, 'src/convert.ts': '// someone else\n' });
+  it('no fault: the module first, then the files that import it', async () => {
+    const dir = tree(JS);
+    const out = await applyWithModule(dir);
+    assert.deepEqual([out.written, out.errors], [[MODULE, 'src/a.js', 'src/b.js'], []]);
+    assert.deepEqual(disk(dir), await expected());
+  });
+
+  it('a read-only importer: the module is not created and the other importer is not written', async () => {
+    const dir = tree(JS);
+    chmodSync(path.join(dir, 'src/b.js'), 0o444);
+    const out = await applyWithModule(dir);
+    assert.deepEqual(out.errors, [{ file: 'src/b.js', message: 'not written: the file is read-only' }, ...pointers('src/b.js', [MODULE, 'src/a.js'])]);
+    assert.deepEqual(Object.values(failures(out, dir)), ['write-failed src/b.js: the file is read-only', 'write-failed src/b.js: the file is read-only']);
+    assert.deepEqual(disk(dir), JS);
+  });
+
+  it('a rename that fails after the module was created: the rollback deletes it and restores the importer', async () => {
+    const dir = tree(JS);
+    const commit: CommitSeams = { renaming: (change) => { if (change.rel === 'src/b.js') throw new Error('EIO: i/o error, rename'); } };
+    const out = await applyWithModule(dir, { commit });
+    assert.deepEqual(out.errors[0], { file: 'src/b.js', message: `not written: EIO: i/o error, rename; rolled back: ${MODULE} deleted, src/a.js restored` });
+    assert.deepEqual(disk(dir), JS);
+  });
+
+  it('a file that appears at the module path while the set is staged: not overwritten, nothing written', async () => {
+    const dir = tree(JS);
+    const commit: CommitSeams = { staged: () => writeFileSync(path.join(dir, MODULE), 'export const mine = 1;\n') };
+    const out = await applyWithModule(dir, { commit });
+    assert.deepEqual(out.errors, [{ file: MODULE, message: 'not created: a file of that name appeared after the scan' }, ...pointers(MODULE, ['src/a.js', 'src/b.js'])]);
+    assert.deepEqual(disk(dir), { ...JS, [MODULE]: 'export const mine = 1;\n' });
+  });
+
+  it('the module already there with its text (made by an earlier run): the importers are written, the module is left', async () => {
+    const dir = tree(JS);
+    const plan = planWithModule(dir);
+    writeFileSync(path.join(dir, MODULE), renderConverter('esm'));
+    const out = await applyPlans({ ...plan, roots: [dir], cwd: dir, dryRun: false, markers: true, force: true }, runTransformsHere, NO_SEAMS);
+    assert.deepEqual([out.written, out.errors], [['src/a.js', 'src/b.js'], []]);
+    assert.deepEqual(disk(dir), await expected());
   });
 });
 
 describe('commitWriteSet', () => {
-  const change = (dir: string, rel: string, after: string, before?: string): FileChange => ({ file: path.join(dir, rel), rel, before, after, bom: false });
+  const change = (dir: string, rel: string, after: string, before?: string): FileChange => ({ file: path.join(dir, rel), rel, before: before ?? '', after, bom: false, ...(before === undefined ? { created: true } : {}) });
 
   it('a created file renamed before a failing rename is deleted by the rollback', () => {
     const dir = tree({ 'a.ts': 'old a\n', 'b.ts': 'old b\n' });

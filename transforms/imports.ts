@@ -39,10 +39,16 @@ export function addImports(ctx: TransformContext): void {
   freed.forEach((r, i) => {
     let text = i === 0 ? typeLines.map((l) => `${l}${eol}`).join('') : '';
     if (r === anchorFreed) text += otherLines.map((l) => `${l}${eol}`).join('');
+    if (r.inline && text.endsWith(eol)) text = text.slice(0, -eol.length);
+    // the comment that ended the replaced import's line ends the first line that replaces it
+    if (text && r.trailing) {
+      const cut = text.includes(eol) ? text.indexOf(eol) : text.length;
+      text = `${text.slice(0, cut)}${r.trailing}${text.slice(cut)}`;
+    }
     ctx.editor.replace(r.start, r.end, text);
   });
   if (anchorFreed || !otherLines.length) return;
-  if (anchor) ctx.editor.insert(anchor.end, `${eol}${otherLines.join(eol)}`);
+  if (anchor) ctx.editor.insert(endOfLine(ctx, anchor.end), `${eol}${otherLines.join(eol)}`);
   else ctx.editor.insert(topInsertionPoint(ctx, body), `${otherLines.join(eol)}${eol}`);
 }
 
@@ -107,9 +113,23 @@ function commonjs(ctx: TransformContext, body: Node[], request: Request, pending
   pending.set(key, [...(pending.get(key) ?? []), request.name]);
 }
 
-/** Remove the import of a name the rewrite no longer uses (e.g. ChatCompletionCreateParams after a retype). */
-function releaseUnused(ctx: TransformContext): { start: number; end: number }[] {
-  const freed: { start: number; end: number }[] = [];
+/** An import declaration that goes, with the text around it that goes with it. */
+interface Freed {
+  start: number;
+  end: number;
+  /** The comments after it on its line (from the blank before them), kept when a line replaces it. */
+  trailing?: string;
+  /** Code precedes it on its line: the line break stays, so a replacement brings none. */
+  inline?: boolean;
+}
+
+/**
+ * Remove the import of a name the rewrite no longer uses (e.g. ChatCompletionCreateParams after a
+ * retype). A declaration alone on its line goes with its line (and the comments that end it, even
+ * a block comment that runs on); code before or after it on the same line stays (G-TRIVIA).
+ */
+function releaseUnused(ctx: TransformContext): Freed[] {
+  const freed: Freed[] = [];
   if (!ctx.released.size) return freed;
   const program = (ctx.root.get().node as Node).program as Node;
   for (const decl of program.body as Node[]) {
@@ -118,8 +138,20 @@ function releaseUnused(ctx: TransformContext): { start: number; end: number }[] 
     const drop = specs.filter((s) => s.type === 'ImportSpecifier' && ctx.released.has((s.local as Node).name as string) && !stillUsed(ctx, (s.local as Node).name as string, s));
     if (!drop.length) continue;
     if (drop.length === specs.length) {
-      const end = ctx.text.indexOf('\n', decl.end);
-      freed.push({ start: ctx.editor.lineStart(decl.start), end: end === -1 ? decl.end : end + 1 });
+      const text = ctx.text;
+      const after = endOfLine(ctx, decl.end);
+      const inline = ctx.editor.indentAt(decl.start) === undefined;
+      const start = inline ? decl.start : ctx.editor.lineStart(decl.start);
+      if (after < text.length && text[after] !== '\n' && text[after] !== '\r') {
+        // code follows on the line: it stays, where the declaration was
+        let end = decl.end;
+        while (text[end] === ' ' || text[end] === '\t') end++;
+        freed.push({ start, end });
+        continue;
+      }
+      const eolLength = inline ? 0 : text.startsWith('\r\n', after) ? 2 : after < text.length ? 1 : 0;
+      const trailing = text.slice(decl.end, after).trimEnd();
+      freed.push({ start, end: after + eolLength, ...(trailing ? { trailing } : {}), ...(inline ? { inline } : {}) });
     } else {
       ctx.editor.removeItems(specs, drop.map((s) => specs.indexOf(s)));
     }
@@ -171,6 +203,29 @@ function lastOf(body: Node[], pred: (n: Node) => boolean): Node | undefined {
   let found: Node | undefined;
   for (const s of body) if (pred(s)) found = s;
   return found;
+}
+
+/**
+ * Where a line added after the statement ending at `end` goes (G-TRIVIA): after the comments that
+ * end its line (`import { z } from 'zod'; // note`, a block comment, even one that runs over
+ * several lines), so no comment moves onto the new line. When code follows those comments on the
+ * same line, they lead that code and stay with it: the new line goes right after the statement.
+ */
+function endOfLine(ctx: TransformContext, end: number): number {
+  const text = ctx.text;
+  let i = end;
+  for (;;) {
+    while (text[i] === ' ' || text[i] === '\t') i++;
+    if (text.startsWith('//', i)) {
+      i = ctx.editor.lineEnd(i);
+      return text[i - 1] === '\r' ? i - 1 : i;
+    }
+    if (!text.startsWith('/*', i)) break;
+    const close = text.indexOf('*/', i + 2);
+    if (close === -1) return end;
+    i = close + 2;
+  }
+  return i === text.length || text[i] === '\n' || text[i] === '\r' ? i : end;
 }
 
 /** After a shebang and leading directives (`'use strict'`), else at the start. */

@@ -4,7 +4,8 @@
  * text parts are joined into a string, and `name` (rejected by the API) and null `refusal` /
  * `audio` keys are dropped.
  */
-import type { MessagesEdit } from '../lib/plan.js';
+import type { ConvertEdit, MessagesEdit } from '../lib/plan.js';
+import { CONVERTER_NAME } from '../lib/runtime/names.js';
 import { type Node, type TransformContext, findProp, propKey, props, stringLiteralValue, innerText, unwrapNode, valueOf } from './context.js';
 
 export function rewriteMessages(ctx: TransformContext, edit: MessagesEdit): void {
@@ -113,6 +114,19 @@ function joinAssistantParts(ctx: TransformContext, array: Node, parts: Node[]): 
   const sources = (texts as Node[]).map((t) => ctx.source(t));
   const joined = sources.length === 1 ? sources[0] : `[${sources.join(', ')}].join('')`;
   ctx.editor.replace(array.start, array.end, joined);
+}
+
+/**
+ * M-CONTENT-UNTYPED: `x` → `toResponsesInput(x)`, one element `e` → `...toResponsesInput([e])`, and
+ * the import of the package's converter module. The value is opaque (no other edit inside it); a
+ * shorthand `{ messages }`, which the request transform turns into `input: messages` by an insert
+ * before it, becomes `input: toResponsesInput(messages)`.
+ */
+export function convertMessages(ctx: TransformContext, edit: ConvertEdit): void {
+  if (!edit.module) throw new Error('run-time conversion planned without its module');
+  const value = ctx.source(ctx.nodeAt(edit.start, edit.end)); // the plan anchors an expression of this file
+  ctx.editor.replace(edit.start, edit.end, edit.element ? `...${CONVERTER_NAME}([${value}])` : `${CONVERTER_NAME}(${value})`);
+  if (!ctx.imports.some((i) => i.name === CONVERTER_NAME && i.module === edit.module)) ctx.imports.push({ name: CONVERTER_NAME, module: edit.module, typeOnly: false });
 }
 
 function isNullish(n: Node): boolean {

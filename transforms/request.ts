@@ -92,10 +92,13 @@ function finishList(ctx: TransformContext, obj: Node, items: Node[], removed: Se
   for (const code of appends) editor.insertItem(kept, kept.length, code, obj.start + 1);
 }
 
-/** `key: value` → `newKey: value`; a shorthand `{ messages }` becomes `input: messages`. */
+/**
+ * `key: value` → `newKey: value`; a shorthand `{ messages }` becomes `input: messages` by an insert
+ * before it, which leaves the value to a run-time conversion's own inserts (M-CONTENT-UNTYPED).
+ */
 function renameKey(ctx: TransformContext, p: Node, to: string): void {
   const key = p.key as Node;
-  if (p.shorthand) ctx.editor.replace(p.start, p.end, `${to}: ${ctx.source(p.value as Node)}`);
+  if (p.shorthand) ctx.editor.insert(p.start, `${to}: `);
   else ctx.editor.replace(key.start, key.end, to);
 }
 

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { ChainEdit, ChainLink, FinishEdit, OperatorEdit, PatternEdit, RenameEdit, ReplaceEdit, ReplayEdit } from '../lib/plan.js';
-import { FINISH_CONDITIONS, REPLAY_HELPER, TOOL_CALLS_FILTER } from '../lib/rules/results.js';
+import { FINISH_CONDITIONS, INDEX0, REPLAY_HELPER, TOOL_CALLS_FILTER } from '../lib/rules/results.js';
 import { bare, type TransformContext } from './context.js';
 
 const RESPONSES_TYPES = 'openai/resources/responses/responses';
@@ -13,15 +13,40 @@ const RESPONSES_TYPES = 'openai/resources/responses/responses';
 /** One Responses link: `.name`, `?.name`, `[0]`, or the function-call filter of O-TOOLCALLS. */
 function renderLink(ctx: TransformContext, link: ChainLink): string {
   const bang = link.nonNull ? '!' : '';
-  if (link.name === '#0') return `${link.optional ? '?.' : ''}[0]${bang}`;
-  if (link.name.startsWith(TOOL_CALLS_FILTER)) {
-    const q = ctx.quote;
-    if (isJavaScript(ctx.file)) return `${link.optional ? '?.' : '.'}filter((i) => i.type === ${q}function_call${q})${bang}`;
-    const type = link.name.endsWith(':parsed') ? 'ParsedResponseFunctionToolCall' : 'ResponseFunctionToolCall';
-    ctx.requireImport({ name: type, module: RESPONSES_TYPES, typeOnly: true });
-    return `${link.optional ? '?.' : '.'}filter((i): i is ${type} => i.type === ${q}function_call${q})${bang}`;
-  }
+  if (link.name === INDEX0) return `${link.optional ? '?.' : ''}[0]${bang}`;
+  if (link.name.startsWith(TOOL_CALLS_FILTER)) return `${link.optional ? '?.' : '.'}${functionCalls(ctx, link, 'filter')}${bang}`;
   return `${link.optional ? '?.' : '.'}${link.name}${bang}`;
+}
+
+/** `filter(…)` / `find(…)` over output items, with a type predicate in TypeScript (imported). */
+function functionCalls(ctx: TransformContext, link: ChainLink, method: 'filter' | 'find'): string {
+  const q = ctx.quote;
+  if (isJavaScript(ctx.file)) return `${method}((i) => i.type === ${q}function_call${q})`;
+  const type = link.name.endsWith(':parsed') ? 'ParsedResponseFunctionToolCall' : 'ResponseFunctionToolCall';
+  ctx.requireImport({ name: type, module: RESPONSES_TYPES, typeOnly: true });
+  return `${method}((i): i is ${type} => i.type === ${q}function_call${q})`;
+}
+
+/**
+ * O-TOOLCALLS, the first tool call (`tool_calls?.[0]`): `output.find(…)` rather than
+ * `output.filter(…)?.[0]`, the same value (the first function_call item, or undefined). The filtered
+ * array is never nullish, so the `?.` said nothing. In TypeScript a plain `[0]` (`tool_calls![0]`,
+ * or after a check of `tool_calls`) was typed as the call itself, and `find` would add
+ * `| undefined`: the filter form stays there, as it does wherever the array itself is used.
+ */
+function renderLinks(ctx: TransformContext, links: readonly ChainLink[]): string {
+  let out = '';
+  for (let i = 0; i < links.length; i++) {
+    const link = links[i];
+    const next = links[i + 1];
+    if (link.name.startsWith(TOOL_CALLS_FILTER) && next?.name === INDEX0 && (next.optional || next.nonNull || isJavaScript(ctx.file))) {
+      out += `${link.optional ? '?.' : '.'}${functionCalls(ctx, link, 'find')}${next.nonNull ? '!' : ''}`;
+      i++;
+      continue;
+    }
+    out += renderLink(ctx, link);
+  }
+  return out;
 }
 
 function isJavaScript(file: string): boolean {
@@ -30,7 +55,7 @@ function isJavaScript(file: string): boolean {
 
 /** `root<chat chain>` → `root<responses links>`; the root's own text (and parentheses) is kept. */
 export function rewriteChain(ctx: TransformContext, edit: ChainEdit): void {
-  const tail = edit.tail.map((l) => renderLink(ctx, l)).join('') + (edit.appendLength ? '.length' : '');
+  const tail = renderLinks(ctx, edit.tail) + (edit.appendLength ? '.length' : '');
   if (edit.rootText !== undefined) {
     ctx.editor.replace(edit.start, edit.end, `${edit.rootText}${tail}`);
     return;

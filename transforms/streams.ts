@@ -3,7 +3,7 @@
  * lines at the start of the loop body. The scanner chose every expression kind; this writes it.
  */
 import type { StreamGuardEdit, StreamReadEdit } from '../lib/plan.js';
-import { EVENT_EXPRESSIONS, FAILED_GUARD, STREAM_FINISH_CONDITIONS } from '../lib/rules/streams.js';
+import { DELTA_CONDITIONS, EVENT_EXPRESSIONS, FAILED_GUARD, STREAM_FINISH_CONDITIONS } from '../lib/rules/streams.js';
 import { bare, type Node, type TransformContext } from './context.js';
 
 function over(ctx: TransformContext, template: string, event: string): string {
@@ -22,6 +22,15 @@ export function rewriteStreamRead(ctx: TransformContext, edit: StreamReadEdit): 
       text = edit.negate ? `!${cond}` : cond;
       break;
     }
+    case 'textWrite':
+    case 'refusalWrite': {
+      // `if (<event is a delta>) <callee>(<event>.delta, <other arguments>)`: the call's own text around the argument kept
+      if (edit.argStart === undefined || edit.argEnd === undefined) throw new Error(`${edit.kind} without its argument range`);
+      const cond = over(ctx, DELTA_CONDITIONS[edit.kind === 'textWrite' ? 'text' : 'refusal'], event);
+      const call = `${ctx.text.slice(edit.start, edit.argStart)}${event}.delta${ctx.text.slice(edit.argEnd, edit.end)}`;
+      ctx.editor.replace(edit.start, edit.end, `if (${cond}) ${call}`);
+      return;
+    }
     case 'usageNarrowed': text = `${over(ctx, EVENT_EXPRESSIONS.usageNarrowed, event)}${tail}`; break;
     case 'usage': text = `${over(ctx, EVENT_EXPRESSIONS.usage, event)}${tail}`; break;
     default: text = over(ctx, EVENT_EXPRESSIONS[edit.kind], event);
@@ -38,7 +47,7 @@ export function insertStreamGuard(ctx: TransformContext, edit: StreamGuardEdit):
     const first = (body.body as Node[])[0];
     const indent = first ? editor.indentAt(first.start) : undefined;
     if (first && indent !== undefined) {
-      editor.insert(editor.lineStart(first.start), lines.map((l) => `${indent}${l}${editor.eol}`).join(''));
+      editor.insert(editor.lineStart(withOwnLineComments(ctx, body, first)), lines.map((l) => `${indent}${l}${editor.eol}`).join(''));
       return;
     }
     const base = editor.indentAt(ctx.text.lastIndexOf('\n', body.start) + 1) ?? '';
@@ -51,4 +60,16 @@ export function insertStreamGuard(ctx: TransformContext, edit: StreamGuardEdit):
   const inner = `${lineIndent}  `;
   editor.insert(body.start, `{${editor.eol}${lines.map((l) => `${inner}${l}${editor.eol}`).join('')}${inner}`);
   editor.insert(body.end, `${editor.eol}${lineIndent}}`);
+}
+
+/**
+ * Where the first statement of a block starts, the comments on lines of their own just above it
+ * included: they speak of that statement, and the guard lines go above them (G-TRIVIA). A comment
+ * on the line of the opening brace is not one of them.
+ */
+function withOwnLineComments(ctx: TransformContext, body: Node, first: Node): number {
+  const { editor } = ctx;
+  const comments = (first.leadingComments as Node[] | undefined | null) ?? [];
+  const own = comments.find((c) => c.start > body.start && editor.lineStart(c.start) > editor.lineStart(body.start) && editor.indentAt(c.start) !== undefined);
+  return own ? own.start : first.start;
 }

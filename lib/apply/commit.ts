@@ -22,10 +22,12 @@ export interface FileChange {
   file: string;
   /** Relative to the current directory, as reported. */
   rel: string;
-  /** The text that was scanned (BOM stripped); absent for a file the run creates. */
-  before?: string;
+  /** The text that was scanned (BOM stripped); '' for a file the run creates. */
+  before: string;
   after: string;
   bom: boolean;
+  /** A new file (M-CONTENT-UNTYPED's converter module): nothing may be at its path when it is written. */
+  created?: boolean;
 }
 
 export interface CommitFailure {
@@ -49,6 +51,9 @@ export interface CommitSeams {
   /** Before `changes[index]` is renamed over its target (`index` targets are already written). */
   renaming?(change: FileChange, index: number): void;
 }
+
+/** Why a file to create is not created. */
+export const APPEARED = 'a file of that name appeared after the scan';
 
 interface Staged {
   change: FileChange;
@@ -107,7 +112,7 @@ function contentOf(text: string, bom: boolean): string {
 }
 
 function stage(change: FileChange): Staged {
-  const mode = change.before === undefined ? undefined : statSync(change.file).mode & 0o7777;
+  const mode = change.created ? undefined : statSync(change.file).mode & 0o7777;
   const staged: Staged = { change, tmp: tempPath(change.file), mode };
   writeTemp(staged.tmp, contentOf(change.after, change.bom), mode);
   return staged;
@@ -120,14 +125,14 @@ function writeTemp(tmp: string, content: string, mode: number | undefined): void
 
 /** Is the target still as it was scanned, and writable (or, to create, still absent)? */
 function verify(change: FileChange): string | undefined {
-  if (change.before === undefined) {
+  if (change.created) {
     try {
       statSync(change.file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       return describe(err);
     }
-    return 'the file to create already exists';
+    return APPEARED;
   }
   let raw: string;
   let mode: number;
@@ -145,7 +150,7 @@ function verify(change: FileChange): string | undefined {
 
 /** The staged file takes the target's place; a created file never replaces one that appeared meanwhile. */
 function put(s: Staged): void {
-  if (s.change.before !== undefined) {
+  if (!s.change.created) {
     renameSync(s.tmp, s.change.file);
     return;
   }
@@ -153,6 +158,7 @@ function put(s: Staged): void {
     linkSync(s.tmp, s.change.file); // fails if the file exists, where rename would replace it
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new Error(APPEARED);
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
     renameSync(s.tmp, s.change.file); // a file system without hard links
     return;
@@ -167,7 +173,7 @@ function rollBack(written: Staged[]): string {
   const lost: string[] = [];
   for (const s of [...written].reverse()) {
     try {
-      if (s.change.before === undefined) unlinkSync(s.change.file);
+      if (s.change.created) unlinkSync(s.change.file);
       else {
         const tmp = tempPath(s.change.file);
         try {
@@ -177,7 +183,7 @@ function rollBack(written: Staged[]): string {
           rmSync(tmp, { force: true });
         }
       }
-      restored.unshift(`${s.change.rel} ${s.change.before === undefined ? 'deleted' : 'restored'}`);
+      restored.unshift(`${s.change.rel} ${s.change.created ? 'deleted' : 'restored'}`);
     } catch (err) {
       lost.unshift(`${s.change.rel} (${describe(err)})`);
     }

@@ -7,7 +7,7 @@
  * DESIGN §4, which span a callee's module and its callers' modules) is one more key per site:
  * see `siteKeys`. The sets are the connected components of the sites under "shares a key".
  */
-import type { Edit, FilePlan, NewFile, SitePlan } from '../plan.js';
+import type { CreatedFile, Edit, FilePlan, SitePlan } from '../plan.js';
 import type { MarkerRequest } from '../../transforms/index.js';
 
 /**
@@ -58,21 +58,32 @@ export interface WriteSet {
   sites: SitePlan[];
   /** The files it touches, in the order their first edit, marker or creation appears. */
   files: FileWork[];
-  /** Set when the plan asks for two different texts of one new file: the set cannot be written. */
+  /** Set when the plan asks to create a file and to edit it: the set cannot be written. */
   conflict?: { file: string; message: string };
 }
 
 export interface WriteSetOptions {
   /** Manual sites get their TODO markers (`--no-markers` turns them off). */
   markers: boolean;
+  /**
+   * Files the run may create, by absolute path (the converter modules of M-CONTENT-UNTYPED): one
+   * is created with the sites whose edits import it (`convert-messages` naming it).
+   */
+  created?: ReadonlyMap<string, string>;
   /** More keys that must go together, per site (another kind of group than units and files). */
   extraKeys?: (site: SitePlan) => Iterable<string>;
 }
 
-/** What a site does to the files: its edits when migrated, its marker when manual. */
-function work(site: SitePlan, markers: boolean): { edits: Edit[]; marker: boolean; creates: NewFile[] } {
-  if (site.record.status === 'migrated') return { edits: site.edits, marker: false, creates: site.creates ?? [] };
-  return { edits: [], marker: site.record.status === 'manual' && markers, creates: [] };
+/** What a site does to the files: its edits and the files they import when migrated, its marker when manual. */
+function work(site: SitePlan, options: WriteSetOptions): { edits: Edit[]; marker: boolean; creates: CreatedFile[] } {
+  if (site.record.status !== 'migrated') return { edits: [], marker: site.record.status === 'manual' && options.markers, creates: [] };
+  const creates: CreatedFile[] = [];
+  for (const e of site.edits) {
+    if (e.op !== 'convert-messages') continue;
+    const text = options.created?.get(e.moduleFile);
+    if (text !== undefined && !creates.some((c) => c.file === e.moduleFile)) creates.push({ file: e.moduleFile, text });
+  }
+  return { edits: site.edits, marker: false, creates };
 }
 
 /**
@@ -80,7 +91,7 @@ function work(site: SitePlan, markers: boolean): { edits: Edit[]; marker: boolea
  * all-or-nothing: e.g. `group:<id>` for a whole-program group that spans modules.
  */
 export function siteKeys(site: SitePlan, options: WriteSetOptions): string[] {
-  const w = work(site, options.markers);
+  const w = work(site, options);
   const files = new Set<string>([...w.edits.map((e) => e.file), ...w.creates.map((c) => c.file)]);
   if (w.marker) files.add(site.file);
   return [`unit:${site.unit}`, ...[...files].map((f) => `file:${f}`), ...(options.extraKeys?.(site) ?? [])];
@@ -89,13 +100,13 @@ export function siteKeys(site: SitePlan, options: WriteSetOptions): string[] {
 /** The write sets of a plan: only sites that change something are in one. */
 export function writeSets(plans: readonly FilePlan[], options: WriteSetOptions): WriteSet[] {
   const active = plans.flatMap((p) => p.sites).filter((s) => {
-    const w = work(s, options.markers);
+    const w = work(s, options);
     return w.edits.length > 0 || w.marker || w.creates.length > 0;
   });
-  return componentsByKeys(active, (s) => siteKeys(s, options)).map((sites) => collect(sites, options.markers));
+  return componentsByKeys(active, (s) => siteKeys(s, options)).map((sites) => collect(sites, options));
 }
 
-function collect(sites: SitePlan[], markers: boolean): WriteSet {
+function collect(sites: SitePlan[], options: WriteSetOptions): WriteSet {
   const set: WriteSet = { sites, files: [] };
   const byFile = new Map<string, FileWork>();
   const fileWork = (file: string, site: SitePlan): FileWork => {
@@ -109,14 +120,10 @@ function collect(sites: SitePlan[], markers: boolean): WriteSet {
     return f;
   };
   for (const site of sites) {
-    const w = work(site, markers);
+    const w = work(site, options);
     for (const edit of w.edits) fileWork(edit.file, site).edits.push(edit);
     if (w.marker) fileWork(site.file, site).markers.push({ statementStart: site.statementStart, reasons: site.record.reasons });
-    for (const created of w.creates) {
-      const f = fileWork(created.file, site);
-      if (f.create === undefined) f.create = created.text;
-      else if (f.create !== created.text) set.conflict ??= { file: created.file, message: 'the plan asks for two different texts of this new file' };
-    }
+    for (const created of w.creates) fileWork(created.file, site).create = created.text;
   }
   for (const f of set.files) {
     if (f.create !== undefined && (f.edits.length || f.markers.length)) set.conflict ??= { file: f.file, message: 'the plan asks to create this file and to edit it' };

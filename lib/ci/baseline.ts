@@ -171,7 +171,7 @@ export function describeGate(result: GateResult, baselineFile: string): string {
       out.push(`  ${e.file}: ${e.found} ${e.api} site${e.found === 1 ? '' : 's'}, the baseline allows ${e.recorded}; ${e.sites.length === e.found - e.recorded ? 'new' : 'not in the baseline'}:`);
       for (const s of e.sites) out.push(`    ${siteLine(s)}`);
     }
-    out.push(`Migrate ${n === 1 ? 'it' : 'them'} (or mark ${n === 1 ? 'it' : 'them'} // migrate-responses-ignore); to accept ${n === 1 ? 'it' : 'them'}, run --update-baseline --baseline ${baselineFile}.`);
+    out.push(`Migrate ${n === 1 ? 'it' : 'them'} (or mark ${n === 1 ? 'it' : 'them'} // migrate-responses-ignore); to accept ${n === 1 ? 'it' : 'them'}, run with --dry-run --update-baseline --baseline ${baselineFile}.`);
   } else {
     out.push(`migrate-responses: --check passed: ${result.remaining} remaining site${result.remaining === 1 ? '' : 's'}, none beyond the baseline ${baselineFile}.`);
   }

@@ -252,6 +252,10 @@ export const RULES: readonly RuleInfo[] = [
     },
   },
   {
+    // no example here: its rewrite also creates a file (README "Messages from outside the code", fixtures/runtime)
+    id: 'M-CONTENT-UNTYPED', summary: 'messages from outside the code, not proven plain role messages → toResponsesInput(messages), converted when the program runs by a module written once per package; reported messages-not-local when it cannot be used or with --no-runtime-conversion',
+  },
+  {
     id: 'O-CONTENT', summary: 'choices[0].message.content in all its spellings → output_text',
     example: {
       before: "const { choices } = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });\nreturn choices[0]?.message?.content ?? '';",
@@ -308,7 +312,7 @@ export const RULES: readonly RuleInfo[] = [
     },
   },
   {
-    id: 'O-TOOLCALLS', summary: "message.tool_calls → output.filter(function_call); tc.id → call_id, tc.function.name/arguments → name/arguments",
+    id: 'O-TOOLCALLS', summary: "message.tool_calls → output.filter(function_call), tool_calls?.[0] → output.find(function_call); tc.id → call_id, tc.function.name/arguments → name/arguments",
     example: {
       importsAfter: "import type { ResponseFunctionToolCall } from 'openai/resources/responses/responses';",
       before: "const r = await client.chat.completions.create({\n  model: 'gpt-4o-mini',\n  messages: [{ role: 'user', content: q }],\n  tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { id: { type: 'string' } } } } }],\n});\nfor (const tc of r.choices[0].message.tool_calls ?? []) {\n  if (tc.type === 'function') console.log(tc.id, tc.function.name, tc.function.arguments);\n}",
@@ -338,7 +342,7 @@ export const RULES: readonly RuleInfo[] = [
       importsBefore: "import { zodFunction } from 'openai/helpers/zod';\nimport { z } from 'zod';",
       importsAfter: "import { zodResponsesFunction } from 'openai/helpers/zod';\nimport { z } from 'zod';\nimport type { ParsedResponseFunctionToolCall } from 'openai/resources/responses/responses';",
       before: "const r = await client.chat.completions.parse({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], tools: [zodFunction({ name: 'lookup', parameters: z.object({ id: z.string() }) })] });\nconst call = r.choices[0].message.tool_calls?.[0];\nreturn call?.type === 'function' ? call.function.parsed_arguments : undefined;",
-      after: "const r = await client.responses.parse({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], tools: [zodResponsesFunction({ name: 'lookup', parameters: z.object({ id: z.string() }) })], store: false });\nconst call = r.output.filter((i): i is ParsedResponseFunctionToolCall => i.type === 'function_call')?.[0];\nreturn call?.type === 'function_call' ? call.parsed_arguments : undefined;",
+      after: "const r = await client.responses.parse({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], tools: [zodResponsesFunction({ name: 'lookup', parameters: z.object({ id: z.string() }) })], store: false });\nconst call = r.output.find((i): i is ParsedResponseFunctionToolCall => i.type === 'function_call');\nreturn call?.type === 'function_call' ? call.parsed_arguments : undefined;",
     },
   },
   {
@@ -351,7 +355,7 @@ export const RULES: readonly RuleInfo[] = [
     },
   },
   {
-    id: 'S-TEXT', summary: 'stream loops: delta content → the output_text.delta event, with the S-FAILED guard first',
+    id: 'S-TEXT', summary: "stream loops: delta content → the output_text.delta event, with the S-FAILED guard first; a statement process.stdout.write(delta ?? '') → if (ev.type === 'response.output_text.delta') process.stdout.write(ev.delta)",
     example: {
       before: "const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], stream: true });\nlet out = '';\nfor await (const chunk of stream) {\n  out += chunk.choices[0]?.delta?.content ?? '';\n}\nreturn out;",
       after: "const stream = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], stream: true, store: false });\nlet out = '';\nfor await (const chunk of stream) {\n  if (chunk.type === 'error') throw new Error(chunk.message);\n  if (chunk.type === 'response.failed') throw new Error(chunk.response.error?.message ?? 'Response failed');\n  out += (chunk.type === 'response.output_text.delta' ? chunk.delta : undefined) ?? '';\n}\nreturn out;",
@@ -361,7 +365,7 @@ export const RULES: readonly RuleInfo[] = [
     id: 'S-FAILED', summary: 'every rewritten stream loop throws on error / response.failed events, as Chat streams threw',
     example: {
       before: "const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], stream: true });\ntry {\n  for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta?.content ?? '');\n} catch (err) {\n  console.error('stream failed:', (err as Error).message);\n}",
-      after: "const stream = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], stream: true, store: false });\ntry {\n  for await (const chunk of stream) {\n    if (chunk.type === 'error') throw new Error(chunk.message);\n    if (chunk.type === 'response.failed') throw new Error(chunk.response.error?.message ?? 'Response failed');\n    process.stdout.write((chunk.type === 'response.output_text.delta' ? chunk.delta : undefined) ?? '');\n  }\n} catch (err) {\n  console.error('stream failed:', (err as Error).message);\n}",
+      after: "const stream = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], stream: true, store: false });\ntry {\n  for await (const chunk of stream) {\n    if (chunk.type === 'error') throw new Error(chunk.message);\n    if (chunk.type === 'response.failed') throw new Error(chunk.response.error?.message ?? 'Response failed');\n    if (chunk.type === 'response.output_text.delta') process.stdout.write(chunk.delta);\n  }\n} catch (err) {\n  console.error('stream failed:', (err as Error).message);\n}",
     },
   },
   {

@@ -68,6 +68,23 @@ export const EVENT_EXPRESSIONS = {
   finishTruthy: "(E.type === 'response.completed' || E.type === 'response.incomplete')",
 } as const;
 
+/**
+ * S-TEXT, statement form: `process.stdout.write(<text read> || '');` becomes
+ * `if (<condition>) process.stdout.write(E.delta);`. The condition of each delta read over `E`.
+ */
+export const DELTA_CONDITIONS = {
+  text: "E.type === 'response.output_text.delta'",
+  refusal: "E.type === 'response.refusal.delta'",
+} as const;
+
+/**
+ * The calls the statement form may skip on other events, where they received `''`: writing an
+ * empty string to the process's own stdout/stderr puts nothing on it. Not `res.write('')` (an HTTP
+ * response sends its headers on the first write, even an empty one) nor a function of the
+ * program's own (`onToken('')` may count calls): their reads keep the expression form.
+ */
+export const EMPTY_WRITE_SINKS: ReadonlySet<string> = new Set(['process.stdout.write', 'process.stderr.write']);
+
 /** S-FINISH comparisons over a stream event `E`. */
 export const STREAM_FINISH_CONDITIONS: Readonly<Record<string, string>> = {
   stop: "(E.type === 'response.completed' && !E.response.output.some((i) => i.type === 'function_call'))",

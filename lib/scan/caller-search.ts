@@ -43,6 +43,7 @@ export function createCallerSearch(input: CallerSearchInput): CallerSearch {
       const text = read(file);
       if (text !== undefined) texts.set(file, text);
     }
+    if (process.env.MIGRATE_RESPONSES_TIMING) process.stderr.write(`callers: read the ${texts.size} files of the run\n`);
     return texts;
   };
   // the package's files the run does not cover, per package folder

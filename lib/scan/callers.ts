@@ -66,10 +66,32 @@ export function callersOf(fn: FollowedFunction, ctx: ScanContext, search: Caller
   if (cls && (cls.heritageClauses?.length || ctx.subclassesOf(cls).length)) {
     return { stop: `${name.text} belongs to a class hierarchy (${locationOf(ctx, name)})` };
   }
-  const file = name.getSourceFile();
   // `#m` and TypeScript's `private m` are called from their class only
   const privateMember = ts.isPrivateIdentifier(name) || Boolean(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Private);
   const visibleElsewhere = privateMember ? false : Boolean(cls) || (ts.isIdentifier(name) && isExportedDeclaration(ctx.checker, name));
+  const uses = usesOf(name, symbol, visibleElsewhere, Boolean(cls), ctx, search);
+  if ('stop' in uses) return uses;
+  const calls: ts.CallExpression[] = [];
+  for (const id of uses.uses) {
+    const call = callOf(id);
+    if (!call) return { stop: `${name.text} is used other than called (${locationOf(ctx, id)})` };
+    calls.push(call);
+  }
+  // no call in view: whoever calls it (a framework, a test runner, another package) is not
+  if (calls.length === 0) return { stop: `${name.text} has no caller in view (${locationOf(ctx, name)})` };
+  return { calls };
+}
+
+/**
+ * Every use of a declaration's name in the project: its own file, and when it is visible
+ * elsewhere (exported, a class member) every file of the run that names it, all of which must be
+ * in the program (the missing ones are asked for: SearchCallers.wanted). Imports and exports of it
+ * are not uses. A same-named identifier the checker cannot resolve stops the search.
+ */
+export function usesOf(
+  name: ts.Identifier | ts.PrivateIdentifier, symbol: ts.Symbol, visibleElsewhere: boolean, member: boolean, ctx: ScanContext, search: CallerSearch | undefined,
+): { uses: (ts.Identifier | ts.PrivateIdentifier)[] } | { stop: string } {
+  const file = name.getSourceFile();
   let files: ts.SourceFile[] = [file];
   if (visibleElsewhere) {
     if (!search) return { stop: `${name.text} is used from other modules (${locationOf(ctx, name)})` };
@@ -87,31 +109,35 @@ export function callersOf(fn: FollowedFunction, ctx: ScanContext, search: Caller
       return { stop: `${name.text} is used in files not loaded yet (${locationOf(ctx, name)})` };
     }
   }
-  const calls: ts.CallExpression[] = [];
+  const uses: (ts.Identifier | ts.PrivateIdentifier)[] = [];
   for (const sf of files) {
     let stop: string | undefined;
     walk(sf, (n) => {
       if (stop) return false;
       if (!(ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) || n.text !== name.text || n === name) return undefined;
-      const use = useOfName(ctx.checker, n, symbol, Boolean(cls));
-      if (use === 'other') return undefined;
-      if (use === 'plumbing') return undefined;
-      if (typeof use !== 'string') calls.push(use);
-      else stop = `${use} (${locationOf(ctx, n)})`;
+      const use = kindOfUse(ctx.checker, n, symbol, member);
+      if (use === 'use') uses.push(n);
+      else if (use !== 'other' && use !== 'plumbing') stop = `${use} (${locationOf(ctx, n)})`;
       return undefined;
     });
     if (stop) return { stop };
   }
-  // no call in view: whoever calls it (a framework, a test runner, another package) is not
-  if (calls.length === 0) return { stop: `${name.text} has no caller in view (${locationOf(ctx, name)})` };
-  return { calls };
+  return { uses };
+}
+
+/** The call a use of a function's name makes (`f(…)`, `obj.f(…)`, `this.#f(…)`), if it is one. */
+function callOf(id: ts.Node): ts.CallExpression | undefined {
+  const parent = id.parent;
+  const use = ts.isPropertyAccessExpression(parent) && parent.name === id ? parent : id;
+  const outer = climbWrappers(use);
+  return ts.isCallExpression(outer.parent) && outer.parent.expression === outer ? outer.parent : undefined;
 }
 
 /**
- * One same-named identifier: a call of the function, an import/export of it ('plumbing'), another
- * binding ('other'), or a description of a use that stops the following.
+ * One same-named identifier: a use of the declaration, an import/export of it ('plumbing'),
+ * another binding ('other'), or a description of a use that stops the following.
  */
-function useOfName(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdentifier, target: ts.Symbol, member: boolean): ts.CallExpression | 'plumbing' | 'other' | string {
+function kindOfUse(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdentifier, target: ts.Symbol, member: boolean): 'use' | 'plumbing' | 'other' | string {
   const parent = id.parent;
   if (ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent) || isRequireBinding(parent)) {
     return symbolOf(checker, id) === target || !symbolOf(checker, id) ? 'plumbing' : 'other';
@@ -128,14 +154,10 @@ function useOfName(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdenti
     if (ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent) || ts.isBindingElement(parent)) return `${id.text} is taken by name`;
     return 'other';
   }
-  // the function itself
-  let use: ts.Node = id;
-  if ((ts.isPropertyAccessExpression(parent) && parent.name === id)) use = parent;
-  const outer = climbWrappers(use);
-  if (ts.isCallExpression(outer.parent) && outer.parent.expression === outer) return outer.parent;
-  if (ts.isExportAssignment(outer.parent) || (ts.isShorthandPropertyAssignment(outer.parent) && isModuleExports(outer.parent.parent))) return 'plumbing';
-  if (ts.isPropertyAssignment(outer.parent) && isModuleExports(outer.parent.parent)) return 'plumbing';
-  return `${id.text} is used other than called`;
+  const outer = climbWrappers(ts.isPropertyAccessExpression(parent) && parent.name === id ? parent : id);
+  if (ts.isExportAssignment(outer.parent)) return 'plumbing';
+  if ((ts.isShorthandPropertyAssignment(outer.parent) || ts.isPropertyAssignment(outer.parent)) && isModuleExports(outer.parent.parent)) return 'plumbing';
+  return 'use';
 }
 
 /** `const { f } = require('./m')`: an import spelled in CommonJS (TypeScript binds it as an alias in JavaScript). */
@@ -249,4 +271,15 @@ export function feedParameter(
 
 function describeFunction(ctx: ScanContext, fn: FollowedFunction): string {
   return `${calledName(fn)?.text ?? 'a function'} (${locationOf(ctx, fn)})`;
+}
+
+/**
+ * Every use of a const in the project (W-FOLLOW through exports and imports), or where following
+ * stopped: a value imported elsewhere is followed like a function's callers.
+ */
+export function constUses(decl: ts.VariableDeclaration & { name: ts.Identifier }, ctx: ScanContext): { uses: ts.Identifier[] } | { stop: string } {
+  const symbol = symbolOf(ctx.checker, decl.name);
+  if (!symbol) return { stop: `${decl.name.text} is not resolved (${locationOf(ctx, decl.name)})` };
+  const result = usesOf(decl.name, symbol, isExportedDeclaration(ctx.checker, decl.name), false, ctx, ctx.callerSearch);
+  return 'stop' in result ? result : { uses: result.uses.filter(ts.isIdentifier) };
 }

@@ -22,6 +22,11 @@ export interface ScanContext extends BindingScope {
   fieldOwners: Set<string>;
   /** Finding the callers of a function a result is returned from (W-FOLLOW); absent in unit tests. */
   callerSearch?: CallerSearch;
+  /**
+   * Messages the scanner cannot prove simple are converted at run time (M-CONTENT-UNTYPED) instead
+   * of reported `messages-not-local`; off with --no-runtime-conversion.
+   */
+  runtimeConversion?: boolean;
 }
 
 export const relativeFile = relativePath;

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { KINDS, type Kind } from '../options.js';
-import type { FilePlan, SitePlan } from '../plan.js';
+import type { ConvertEdit, CreatedFile, FilePlan, SitePlan } from '../plan.js';
 import type { FileError, Note, Notice, Provider, SiteRecord, SiteStatus } from '../report/model.js';
 import { reasonMessage } from '../rules/reasons.js';
 import { FOREIGN_MODEL_HINT } from '../rules/providers.js';
@@ -29,22 +29,30 @@ import { createCallerSearch } from './caller-search.js';
 import type { CallerSearch } from './callers.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
 import { PARSE_NOTE, REASONING_INCLUDE, REPLAY_NOTE } from '../rules/results.js';
+import { placeConverters } from '../runtime/placement.js';
 
 export interface ScanInput {
   candidates: CandidateText[];
   /** Every source file of the run (absolute paths): where the importers of endpoint constants and the callers of exported functions are looked for. */
   files?: string[];
-  /** The paths given, absolute and real: a module whose importers may live outside them is an edge (W-EDGE). */
+  /**
+   * The paths given, absolute (as given and real): a module used from outside them is an edge
+   * (W-EDGE), and a new converter module goes only inside them.
+   */
   roots?: string[];
   cwd: string;
   tsconfig?: string;
   allow: AllowList;
   only: Kind[];
   skip: Kind[];
+  /** Convert messages the scan cannot prove simple at run time (M-CONTENT-UNTYPED); off: report them. */
+  runtimeConversion?: boolean;
 }
 
 export interface ScanResult {
   plans: FilePlan[];
+  /** Converter modules to create (M-CONTENT-UNTYPED), each only if a migrated site imports it. */
+  createdFiles: CreatedFile[];
   notices: Notice[];
   errors: FileError[];
   warnings: string[];
@@ -135,6 +143,7 @@ export function scan(input: ScanInput): ScanResult {
   }
   const { analysed, mockFiles, assumedDefault } = pass;
 
+  const createdFiles = placeRuntimeConversions(analysed, project, layout, input);
   const plans = decide(analysed, input);
   const anyMigrated = plans.some((p) => p.sites.some((s) => s.record.status === 'migrated'));
   const notices: Notice[] = anyMigrated
@@ -145,7 +154,33 @@ export function scan(input: ScanInput): ScanResult {
   if (assumedDefault) {
     warnings.push('Clients built without a baseURL were assumed to reach api.openai.com (P-DEFAULT); the SDK reads OPENAI_BASE_URL at run time, so check it does not point elsewhere in your deployments.');
   }
-  return { plans, notices, errors, warnings, typeAware: project.typeAware };
+  return { plans, createdFiles, notices, errors, warnings, typeAware: project.typeAware };
+}
+
+/**
+ * M-CONTENT-UNTYPED: every messages value planned for run-time conversion gets the converter
+ * module of its package (lib/runtime/placement.ts) and a note saying where it is; a site whose
+ * file cannot have one is reported `messages-not-local`, with why.
+ */
+function placeRuntimeConversions(analysed: Analysed[], project: ScanProject, layout: ProjectLayout, input: ScanInput): CreatedFile[] {
+  const edits = analysed.flatMap((a) => a.analysis.edits.filter((e): e is ConvertEdit => e.op === 'convert-messages').map((edit) => ({ a, edit })));
+  if (!edits.length) return [];
+  const files = [...new Set(edits.map(({ edit }) => edit.file))].flatMap((file) => {
+    const sf = project.sourceFile(file);
+    return sf ? [{ file, sf }] : [];
+  });
+  const { byFile, created } = placeConverters(files, layout, input.roots ?? [], input.cwd);
+  for (const { a, edit } of edits) {
+    const placed = byFile.get(edit.file) ?? { ok: false as const, why: 'the file holding the messages was not read' };
+    if (!placed.ok) {
+      a.analysis.reason('messages-not-local', placed.why);
+      continue;
+    }
+    edit.module = placed.specifier;
+    edit.moduleFile = placed.moduleFile;
+    a.analysis.note('M-CONTENT-UNTYPED', 'warn', `Messages from outside this code are converted when the program runs by toResponsesInput() from ${relativeFile(input.cwd, placed.moduleFile)} (written once per package by this tool): it drops \`name\`, turns tool turns and content parts into Responses items, and throws on a message with no Responses equivalent instead of sending it.`);
+  }
+  return created;
 }
 
 interface Pass {
@@ -193,6 +228,7 @@ function analyseFiles(
     resolve: (specifier, fromFile) => modules.resolve(specifier, fromFile),
     fieldOwners: new Set(),
     callerSearch,
+    runtimeConversion: Boolean(input.runtimeConversion),
   };
   const resolver = new ProviderResolver(ctx);
   const errors: FileError[] = [];

@@ -23,6 +23,8 @@ const MESSAGE_KEYS = new Set(['role', 'content', 'name', 'tool_calls', 'tool_cal
 export class MessagesAnalyzer {
   /** The history holds items that are not role messages (tool outputs, function calls, replays). */
   private hasItems = false;
+  /** A value of this array is converted at run time (M-CONTENT-UNTYPED). */
+  private converted = false;
 
   constructor(private readonly ctx: ScanContext, private readonly site: SiteAnalysis) {}
 
@@ -31,13 +33,15 @@ export class MessagesAnalyzer {
     if (ts.isArrayLiteralExpression(v)) {
       this.site.edit({ op: 'messages', rule: 'M-INPUT', ...this.site.range(v) });
       this.elements(v);
-      return { hoistable: this.hoistable(v) };
+      // M-SYSTEM: the hoist never applies to an array that holds a converted value
+      return { hoistable: !this.converted && this.hoistable(v) };
     }
     if (ts.isIdentifier(v)) {
       const local = this.localArray(v);
       if (local) return { hoistable: false, variable: local };
     }
-    this.opaque(v);
+    // the whole value, casts included: `toResponsesInput(history as ChatCompletionMessageParam[])`
+    this.opaque(v, value);
     return { hoistable: false };
   }
 
@@ -46,8 +50,9 @@ export class MessagesAnalyzer {
     for (const el of array.elements) {
       const e = unwrap(el as ts.Expression);
       if (ts.isObjectLiteralExpression(e)) this.message(e);
-      else if (ts.isSpreadElement(e)) this.opaque(e.expression);
-      else this.opaqueElement(e);
+      else if (ts.isSpreadElement(e)) this.opaque(e.expression, e.expression);
+      else if (!ts.isOmittedExpression(e)) this.opaqueElement(e, el as ts.Expression);
+      else this.site.reason('messages-not-local');
     }
   }
 
@@ -134,22 +139,32 @@ export class MessagesAnalyzer {
    * An untyped one (JavaScript, `any`) may carry `name`, tool turns or content parts, which the
    * Responses API rejects or reads differently: never passed through (M-CONTENT-UNTYPED).
    */
-  private opaque(e: ts.Expression): void {
-    if (messageElementsAreSimple(this.ctx.checker, e) !== 'yes') this.untyped(e);
+  private opaque(e: ts.Expression, converted?: ts.Expression): void {
+    if (messageElementsAreSimple(this.ctx.checker, e) !== 'yes') this.untyped(e, converted && { value: converted, element: false });
   }
 
-  private opaqueElement(e: ts.Expression): void {
+  private opaqueElement(e: ts.Expression, converted: ts.Expression): void {
     const type = this.ctx.checker.getTypeAtLocation(e);
-    if (messageElementTypeSimple(this.ctx, e, type) !== 'yes') this.untyped(e);
+    if (messageElementTypeSimple(this.ctx, e, type) !== 'yes') this.untyped(e, { value: converted, element: true });
   }
 
   /**
-   * Messages or content the tool cannot prove simple: reported. When its type is the checker's
-   * error type in a program without the ECMAScript lib (`q.trim()`, `arr.entries()`), the lib may
-   * prove it: the scan asks for a second look with it (SiteAnalysis.libTypeGap).
+   * Messages or content the tool cannot prove simple. A whole messages value, or an element or
+   * spread of a messages array, is converted when the program runs (M-CONTENT-UNTYPED: the scan
+   * places the package's converter module afterwards, or reports the site when it cannot); with
+   * --no-runtime-conversion, and for anything else (content, a pushed value), it is reported.
+   * When its type is the checker's error type in a program without the ECMAScript lib
+   * (`q.trim()`, `arr.entries()`), the lib may prove it: the scan asks for a second look with it
+   * (SiteAnalysis.libTypeGap).
    */
-  private untyped(e: ts.Expression): void {
-    this.site.reason('messages-not-local');
+  private untyped(e: ts.Expression, convert?: { value: ts.Expression; element: boolean }): void {
+    if (convert && this.ctx.runtimeConversion) {
+      this.converted = true;
+      this.hasItems = true; // the converted value may hold function calls and outputs (M-TYPES)
+      this.site.edit({ op: 'convert-messages', rule: 'M-CONTENT-UNTYPED', ...this.site.range(convert.value), element: convert.element, module: '', moduleFile: '' });
+    } else {
+      this.site.reason('messages-not-local');
+    }
     if (!this.ctx.typeAware && !this.ctx.program.getCompilerOptions().lib && isErrorType(this.ctx.checker.getTypeAtLocation(unwrap(e)))) {
       this.site.libTypeGap = true;
     }

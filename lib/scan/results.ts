@@ -33,6 +33,11 @@ interface Chain {
   /** The first access was optional (`r?.x`): the first Responses link keeps it. */
   rootOptional: boolean;
   /**
+   * An optional access whose step adds no Responses link (`tool_calls?.[0]?.function.name`): the
+   * next link keeps the `?.`, since the value it guarded (the call) may still be missing.
+   */
+  pendingOptional?: boolean;
+  /**
    * The Chat path of the root when it is an alias of a part of the result (`const msg =
    * r.choices[0].message` → `choices`, `[0]`, `message`): reasons name the part, not the alias.
    */
@@ -286,10 +291,12 @@ export class ResultAnalyzer {
         else this.site.reason('no-equivalent-result', step.detail);
         return;
       }
+      if (!step.path.length && access.optional && chain.links.length) chain.pendingOptional = true;
       step.path.forEach((name, i) => {
-        const optional = i === 0 && (chain.links.length ? access.optional : chain.rootOptional);
+        const optional = i === 0 && (chain.links.length ? access.optional || Boolean(chain.pendingOptional) : chain.rootOptional);
         chain.links.push({ name: name === TOOL_CALLS_FILTER && this.parsed ? `${name}:parsed` : name, optional, nonNull: false });
       });
+      if (step.path.length) chain.pendingOptional = false;
       chain.accessed.push(access.name);
       if (step.note && step.rule) this.site.note(step.rule, 'warn', step.note);
       current = access.node;

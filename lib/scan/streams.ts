@@ -8,11 +8,11 @@ import type { RuleId } from '../rules/ids.js';
 import { ownEntry, hasEntry } from '../rules/lookup.js';
 import type { ChainLink } from '../plan.js';
 import {
-  ANY, CHUNK_STEPS, FINAL_METHODS, INDEX0, LISTENERS, SAME_STREAM_MEMBERS, STREAM_FINISH_CONDITIONS,
+  ANY, CHUNK_STEPS, EMPTY_WRITE_SINKS, FINAL_METHODS, INDEX0, LISTENERS, SAME_STREAM_MEMBERS, STREAM_FINISH_CONDITIONS,
   type ChunkShape, type ChunkStep,
 } from '../rules/streams.js';
 import {
-  ts, climbWrappers, unwrap, stringValue, numberValue, isInside, isFunctionLike, isBooleanContext, isEquality, isWriteReference, returnExpressions, shortText, walk,
+  ts, climbWrappers, unwrap, stringValue, numberValue, startOf, isInside, isFunctionLike, isBooleanContext, isEquality, isWriteReference, returnExpressions, shortText, walk,
 } from './ast.js';
 import { callersOf, feedParameter, MAX_HOPS, returningFunction } from './callers.js';
 import type { ScanContext } from './context.js';
@@ -321,8 +321,12 @@ export class StreamAnalyzer {
       this.site.edit({ op: 'stream-read', rule: ruleOf(kind), ...this.site.range(range), rootStart: root.start, rootEnd: root.end, kind, ...extra });
     switch (shape) {
       case 'text':
-      case 'refusal':
-        return edit(shape, end);
+      case 'refusal': {
+        const write = this.emptyWrite(outer);
+        if (!write) return edit(shape, end);
+        // the argument with its parentheses: all of it becomes `<event>.delta`
+        return edit(shape === 'text' ? 'textWrite' : 'refusalWrite', write.call, { argStart: startOf(write.arg), argEnd: write.arg.getEnd() });
+      }
       case 'finish': {
         const parent = outer.parent;
         if (ts.isBinaryExpression(parent) && isEquality(parent.operatorToken.kind)) {
@@ -365,11 +369,56 @@ export class StreamAnalyzer {
         const use = useOf(outer);
         if (use === 'discard' || use === 'read') return;
         if (use === 'console') return this.site.note('O-ESCAPE', 'warn', 'A logged chunk now logs a Responses event.');
+        if (use === 'argument' && chain.accessed.length === 0 && this.hops < MAX_HOPS) {
+          // W-FOLLOW: the chunk re-emitted through a project function: its reads there are this stream's
+          const fed = feedParameter(this.ctx, this.site, outer, this.paramsFollowed, this.hops, 'stream-handoff');
+          if (fed === 'done') return;
+          if (fed) {
+            if (fed.type) this.retypeStreamAnnotation(fed.type);
+            this.hops++;
+            for (const ref of this.references(fed.name)) this.chunk(ref, 'chunk', { root: ref, accessed: [], usageLinks: [], path: chain.path });
+            this.hops--;
+            return;
+          }
+        }
         return this.site.reason('stream-handoff', use === 'store' ? 'chunk' : use);
       }
       default:
         return this.site.reason('no-equivalent-result', describe(chain));
     }
+  }
+
+  /**
+   * S-TEXT, statement form: `process.stdout.write(<read> || '');` (or `?? ''`), a statement of its
+   * own, becomes `if (<text event>) process.stdout.write(<event>.delta);`. Skipping the call on the
+   * other events is exactly what it did with them only when it received `''` there and writing `''`
+   * does nothing (EMPTY_WRITE_SINKS); its value must be unused, and any other argument a literal
+   * (an encoding: a callback would not be called). Under an `if`, an added `if` could take its
+   * `else`: the expression form stays there, as everywhere else.
+   */
+  private emptyWrite(outer: ts.Node): { call: ts.CallExpression; arg: ts.Node } | undefined {
+    const fallback = outer.parent;
+    if (!ts.isBinaryExpression(fallback) || fallback.left !== outer || stringValue(fallback.right) !== '') return undefined;
+    const op = fallback.operatorToken.kind;
+    if (op !== ts.SyntaxKind.BarBarToken && op !== ts.SyntaxKind.QuestionQuestionToken) return undefined;
+    const arg = climbWrappers(fallback);
+    const call = arg.parent;
+    if (!ts.isCallExpression(call) || call.arguments[0] !== arg || call.questionDotToken) return undefined;
+    if (call.arguments.slice(1).some((a) => stringValue(a) === undefined)) return undefined;
+    const statement = call.parent;
+    if (!ts.isExpressionStatement(statement) || statement.expression !== call) return undefined;
+    if (ts.isIfStatement(statement.parent) || ts.isLabeledStatement(statement.parent)) return undefined;
+    const names: string[] = [];
+    let callee: ts.Expression = call.expression;
+    while (ts.isPropertyAccessExpression(callee) && !callee.questionDotToken) {
+      names.unshift(callee.name.text);
+      callee = callee.expression;
+    }
+    if (!ts.isIdentifier(callee) || !EMPTY_WRITE_SINKS.has([callee.text, ...names].join('.'))) return undefined;
+    // the global `process`, not a binding of the program's own
+    const declarations = this.ctx.checker.getSymbolAtLocation(callee)?.declarations ?? [];
+    if (declarations.some((d) => !d.getSourceFile().isDeclarationFile)) return undefined;
+    return { call, arg };
   }
 
   /**

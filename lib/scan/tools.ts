@@ -4,7 +4,8 @@
  */
 import { helperRename } from '../rules/helpers.js';
 import { ts, unwrap, stringValue, literalValue, propertyNameText, propertyValue, shortText, climbWrappers, isFunctionLike, castTypes } from './ast.js';
-import { bindingOfExpression, declarationOf } from './bindings.js';
+import { aliasTarget, bindingOfExpression, declarationOf } from './bindings.js';
+import { constUses } from './callers.js';
 import type { ScanContext } from './context.js';
 import { isParamsMessagesValue } from './messages.js';
 import { referencesOf, isExported } from './references.js';
@@ -103,14 +104,22 @@ export class ToolsAnalyzer {
     this.site.reason('params-not-local', 'tool_choice');
   }
 
-  /** A local `const tools = [...]` used only by sites of the unit; its annotation is retyped. */
+  /**
+   * A `const tools = [...]` used only by sites of the unit; its annotation is retyped. W-FOLLOW:
+   * one exported from another module is followed through its imports, every use must be a site's.
+   */
   private localArray(id: ts.Identifier): ts.ArrayLiteralExpression | undefined {
-    const decl = declarationOf(this.ctx.checker, id);
+    let decl = declarationOf(this.ctx.checker, id);
+    if (decl && !ts.isVariableDeclaration(decl)) decl = aliasTarget(this.ctx.checker, decl) ?? decl;
     if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer) return undefined;
     const init = unwrap(decl.initializer);
-    if (!ts.isArrayLiteralExpression(init) || isExported(this.ctx.checker, decl.name)) return undefined;
-    this.retypeCasts(decl.initializer);
-    for (const ref of referencesOf(this.ctx.checker, decl.name)) {
+    if (!ts.isArrayLiteralExpression(init)) return undefined;
+    const uses = constUses(decl as ts.VariableDeclaration & { name: ts.Identifier }, this.ctx);
+    if ('stop' in uses) {
+      if (isExported(this.ctx.checker, decl.name)) this.site.reason('params-not-local', `tools: ${uses.stop}`);
+      return undefined;
+    }
+    for (const ref of uses.uses) {
       const use = climbWrappers(ref);
       const parent = use.parent;
       const isToolsValue = (ts.isShorthandPropertyAssignment(parent) && parent.name.text === 'tools') ||
@@ -118,6 +127,7 @@ export class ToolsAnalyzer {
       if (isToolsValue || ts.isSpreadElement(parent) || isParamsMessagesValue(use)) continue;
       return undefined;
     }
+    this.retypeCasts(decl.initializer);
     this.site.share('tools', decl);
     if (decl.type) this.retype(decl.type);
     return init;

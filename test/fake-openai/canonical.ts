@@ -9,7 +9,8 @@
 //   text part; chat `text` ≡ `input_text`; chat `image_url {url, detail?}` ≡ `input_image {image_url, detail}` with
 //   a missing detail meaning 'auto' (M-PART-IMAGE); chat `file {…}` ≡ `input_file` (M-PART-FILE); assistant content
 //   ≡ one text part (text parts joined with '', M-ASSIST-TEXT; replayed `output_text` parts likewise); assistant
-//   `tool_calls` ≡ `function_call` items (M-ASSIST-TOOLCALLS); role `tool` ≡ `function_call_output` (M-TOOL).
+//   `tool_calls` ≡ `function_call` items (M-ASSIST-TOOLCALLS); role `tool` ≡ `function_call_output` (M-TOOL), or
+//   `custom_tool_call_output` when it answers a custom tool call earlier in the history.
 //   Item `id`/`status`, annotations, logprobs and SDK-only `parsed`/`parsed_arguments` are ignored (they are what
 //   `toResponseInputItems(response.output)` replays, M-REPLAY). Chat per-message `name` is dropped (M-NAME).
 // - limits/sampling: max_tokens | max_completion_tokens | max_output_tokens → `max_tokens`; temperature, top_p.
@@ -164,6 +165,7 @@ function assistantContent(parts: CanonicalPart[], extraRefusal: string | null): 
 function chatMessages(messages: unknown): CanonicalItem[] {
   if (!Array.isArray(messages)) return messages === undefined ? [] : [{ type: 'unknown', value: messages }];
   const items: CanonicalItem[] = [];
+  const customCalls = new Set<string>(); // a tool message answering one of these answers a custom tool call
   for (const m of messages) {
     if (!isObject(m)) {
       items.push({ type: 'unknown', value: m });
@@ -186,6 +188,7 @@ function chatMessages(messages: unknown): CanonicalItem[] {
             arguments: String(tc.function.arguments ?? ''),
           });
         } else if (isObject(tc) && tc.type === 'custom' && isObject(tc.custom)) {
+          customCalls.add(String(tc.id ?? ''));
           items.push({
             type: 'custom_tool_call',
             call_id: String(tc.id ?? ''),
@@ -200,7 +203,8 @@ function chatMessages(messages: unknown): CanonicalItem[] {
       if (has(m, 'function_call') && m.function_call !== null) items.push({ type: 'unknown', value: { function_call: m.function_call } });
       if (has(m, 'audio') && m.audio !== null) items.push({ type: 'unknown', value: { audio: m.audio } });
     } else if (role === 'tool') {
-      items.push({ type: 'function_call_output', call_id: String(m.tool_call_id ?? ''), output: contentParts(m.content, chatPart) });
+      const callId = String(m.tool_call_id ?? '');
+      items.push({ type: customCalls.has(callId) ? 'custom_tool_call_output' : 'function_call_output', call_id: callId, output: contentParts(m.content, chatPart) });
     } else {
       items.push({ type: 'unknown', value: m });
     }

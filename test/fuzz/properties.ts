@@ -369,7 +369,7 @@ export async function checkPrograms(seeds: number[], opts: CheckOptions = {}): P
       const again = await run(defaultOptions({ paths: program.roots, cwd: outDir, dryRun: true, format: 'json' }));
       for (const e of again.report.errors) fail(seed, 'idempotency', `second run reports an error: ${e.file}: ${e.message.split('\n')[0]}`);
       for (const c of again.changes) {
-        const before = (c.before ?? '').split(/\r?\n/);
+        const before = c.before.split(/\r?\n/);
         const after = c.after.split(/\r?\n/);
         let i = 0;
         while (i < before.length && before[i] === after[i]) i++;

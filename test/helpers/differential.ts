@@ -25,12 +25,14 @@ export interface ProgramRun {
 export interface ProgramFiles {
   files: Map<string, string>;
   main: string;
+  /** The package.json the program runs under (its `type` decides what `.js` is); default `{ "type": "module" }`. */
+  packageJson?: string;
 }
 
 /** Transpile TypeScript to ESM JavaScript next to each other, keeping relative layout. */
 function emit(dir: string, program: ProgramFiles): string {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+  writeFileSync(path.join(dir, 'package.json'), program.packageJson ?? '{ "type": "module" }\n');
   let main = program.main;
   for (const [rel, text] of program.files) {
     const ext = path.extname(rel);

@@ -1,13 +1,15 @@
 /**
  * Fixture folders (fixtures/<group>/<case>/): `input.<ext>` plus optional context files, an
  * `expected.json` with the report entries reviewed by hand, an optional `output.<ext>` with the
- * expected rewrite, and an optional `case.json` with run options.
+ * expected rewrite, an optional `created/` folder with the files the run must create (at the same
+ * path relative to the case folder: the run-time converter module, M-CONTENT-UNTYPED), and an
+ * optional `case.json` with run options.
  *
- * A multi-file case has no `output.<ext>` but an `out/` folder that mirrors the input files the
- * run changes (same relative paths): every file under it is the exact expected text of the input
- * at that path, and every input not under it must stay as it is. The tool never enters a folder
- * named `out` (DEFAULT_IGNORED_DIRS), so the expected files are never read as part of the project
- * (W-FOLLOW reads a package's files outside the paths given, looking for callers).
+ * A multi-file case has no `output.<ext>` but an `out/` folder that mirrors the case folder: every
+ * file under it is the exact expected text of the file at that path after the run (an input it
+ * changes, or a file it creates), and every input not under it must stay as it is. The tool never
+ * enters a folder named `out` (DEFAULT_IGNORED_DIRS), so the expected files are never read as part
+ * of the project (W-FOLLOW reads a package's files outside the paths given, looking for callers).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -51,6 +53,8 @@ export interface CaseOptions {
    * covers its package, so a function exported there is followed to its callers (W-EDGE).
    */
   paths?: string[];
+  /** `false`: run with --no-runtime-conversion. */
+  runtimeConversion?: boolean;
 }
 
 export interface Fixture {
@@ -62,6 +66,8 @@ export interface Fixture {
   output?: string;
   /** Multi-file case: the `out/` folder mirroring the inputs that change. */
   outputDir?: string;
+  /** Files the run must create: path relative to the case folder → expected text (from `created/`). */
+  created: Map<string, string>;
   expected: Expected;
   options: CaseOptions;
 }
@@ -79,7 +85,9 @@ export function loadFixtures(group?: string): Fixture[] {
       const dir = path.join(groupDir, name);
       if (!statSync(dir).isDirectory() || !existsSync(path.join(dir, 'expected.json'))) continue;
       const outputDir = existsSync(path.join(dir, 'out')) && statSync(path.join(dir, 'out')).isDirectory() ? path.join(dir, 'out') : undefined;
-      const inputs = listFiles(dir).filter((f) => (!META.test(path.basename(f)) || path.dirname(f) !== dir) && !CONFIG.test(path.basename(f)) && !(outputDir && f.startsWith(outputDir + path.sep)));
+      const createdDir = path.join(dir, 'created');
+      const inputs = listFiles(dir).filter((f) => (!META.test(path.basename(f)) || path.dirname(f) !== dir) && !CONFIG.test(path.basename(f)) && !f.startsWith(createdDir + path.sep) && !(outputDir && f.startsWith(outputDir + path.sep)));
+      const created = new Map(existsSync(createdDir) ? listFiles(createdDir).map((f) => [path.relative(createdDir, f), readFileSync(f, 'utf8')] as const) : []);
       const input = inputs.find((f) => /^input\.[a-z]+$/.test(path.basename(f)) && path.dirname(f) === dir);
       const outputName = input && `output${path.extname(input)}`;
       const output = outputName && existsSync(path.join(dir, outputName)) ? path.join(dir, outputName) : undefined;
@@ -90,6 +98,7 @@ export function loadFixtures(group?: string): Fixture[] {
         input,
         output,
         outputDir,
+        created,
         expected: JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Expected,
         options: existsSync(path.join(dir, 'case.json')) ? (JSON.parse(readFileSync(path.join(dir, 'case.json'), 'utf8')) as CaseOptions) : {},
       });
@@ -108,7 +117,7 @@ function listFiles(dir: string): string[] {
   return out.sort();
 }
 
-/** Multi-file case: each input path that `out/` mirrors, with its expected output file. */
+/** Multi-file case: each path that `out/` mirrors (an input, or a file the run creates), with its expected output file. */
 export function expectedOutputs(f: Fixture): Map<string, string> {
   const out = new Map<string, string>();
   if (!f.outputDir) return out;
@@ -126,6 +135,7 @@ export function fixtureOptions(f: Fixture, overrides: Partial<Options> = {}): Op
     only: f.options.only ?? [],
     skip: f.options.skip ?? [],
     tsconfig: f.options.tsconfig ? 'tsconfig.json' : undefined,
+    runtimeConversion: f.options.runtimeConversion ?? true,
     ...overrides,
   });
 }

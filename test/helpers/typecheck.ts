@@ -28,8 +28,11 @@ export async function typecheck(base: string, files: string[], sdk: SdkLine): Pr
   return typecheckTexts(base, files.map((file) => ({ file })), sdk);
 }
 
-/** Like typecheck, with some files' texts replaced (a migrated version that is not on disk). */
-export async function typecheckTexts(base: string, entries: { file: string; text?: string }[], sdk: SdkLine): Promise<TypeError[]> {
+/**
+ * Like typecheck, with some files' texts replaced (a migrated version that is not on disk).
+ * `compilerOptions` are added to the strict NodeNext defaults (stricter flags, another resolution).
+ */
+export async function typecheckTexts(base: string, entries: { file: string; text?: string }[], sdk: SdkLine, compilerOptions: Record<string, unknown> = {}): Promise<TypeError[]> {
   const scratch = path.join(REPO, 'test', 'tmp', `typecheck-${sdk}-${process.pid}`);
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(path.join(scratch, 'node_modules'), { recursive: true });
@@ -49,6 +52,7 @@ export async function typecheckTexts(base: string, entries: { file: string; text
       strict: true, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext',
       skipLibCheck: true, types: ['node'], typeRoots: [path.join(REPO, 'node_modules', '@types')],
       allowJs: false, jsx: 'preserve', noUnusedLocals: false,
+      ...compilerOptions,
     },
     files: copied,
   }, null, 2));

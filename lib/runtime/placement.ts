@@ -1,0 +1,271 @@
+/**
+ * Where the run-time message converter of a package lives (M-CONTENT-UNTYPED, docs/migration-spec.md
+ * §3), and how each file imports it. One module per package (the nearest package.json), at a
+ * place that depends only on the package (never on which sites a run finds), so a later run
+ * finds it again:
+ *
+ *   <source root>/to-responses-input.<ext>
+ *
+ * The source root is the package's tsconfig/jsconfig `rootDir`, else the one folder its `include`
+ * names, else its `src/` folder, else the folder of its `main` entry (not a build folder), else
+ * the package folder. The module is the package's language
+ * and module system: TypeScript (`.ts`) when a TypeScript file needs it, else JavaScript ESM
+ * (`.js` in a `"type": "module"` package, `.mjs` otherwise), else CommonJS (`.cjs` in a
+ * `"type": "module"` package, `.js` otherwise). A file of that name that this tool did not write
+ * (its header says so) is never touched: the sites are reported instead. So are sites whose file
+ * cannot import the module (another language or module system than the package's module), and
+ * sites whose package would get a new module outside the paths given.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { relativePath } from '../files.js';
+import { DEFAULT_IGNORED_DIRS } from '../options.js';
+import { isFile, type PackageInfo, type ProjectLayout } from '../project/layout.js';
+import ts from '../scan/typescript.cjs';
+import type { CreatedFile } from '../plan.js';
+import { CONVERTER_BASENAME, CONVERTER_NAME, isOwnConverter, renderConverter, type ConverterFlavour } from './converter.js';
+
+/** Extensions a file of the converter's name may have; any of them that is not ours blocks the package. */
+const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.d.ts', '.js', '.jsx', '.mjs', '.cjs'] as const;
+
+export type Placement =
+  | { ok: true; moduleFile: string; specifier: string }
+  | { ok: false; why: string };
+
+export interface PlacementResult {
+  /** For each importing file (absolute path). */
+  byFile: Map<string, Placement>;
+  /** Modules to create (each only if a migrated site ends up importing it). */
+  created: CreatedFile[];
+}
+
+interface Existing {
+  file: string;
+  flavour?: ConverterFlavour;
+}
+
+/**
+ * Places the converter for every file that needs it. `roots`: absolute paths the run was given
+ * (as given and real); a new module must be inside one of them, or in the folder of a file given.
+ */
+export function placeConverters(files: { file: string; sf: ts.SourceFile }[], layout: ProjectLayout, roots: readonly string[], cwd: string): PlacementResult {
+  const byFile = new Map<string, Placement>();
+  const created: CreatedFile[] = [];
+  const byPackage = new Map<string, { pkg: PackageInfo; files: { file: string; sf: ts.SourceFile; wants: ConverterFlavour | string }[] }>();
+  for (const { file, sf } of files) {
+    if (byFile.has(file)) continue;
+    const pkg = layout.packageFor(file);
+    if (!pkg) {
+      byFile.set(file, { ok: false, why: 'no package.json above this file to hold the run-time converter module' });
+      continue;
+    }
+    const entry = byPackage.get(pkg.dir) ?? { pkg, files: [] };
+    entry.files.push({ file, sf, wants: flavourOf(sf, pkg) });
+    byPackage.set(pkg.dir, entry);
+    byFile.set(file, { ok: false, why: 'pending' });
+  }
+  for (const { pkg, files: members } of byPackage.values()) {
+    const dir = sourceRoot(pkg, layout);
+    const shown = (f: string) => relativePath(cwd, f);
+    const existing = EXTENSIONS.map((ext) => path.join(dir, CONVERTER_BASENAME + ext)).filter(isFile).map(readExisting);
+    const foreign = existing.find((e) => !e.flavour);
+    if (foreign) {
+      for (const m of members) byFile.set(m.file, { ok: false, why: `${shown(foreign.file)} exists and was not written by migrate-responses, so the run-time converter cannot go there` });
+      continue;
+    }
+    let module: Existing | undefined;
+    if (existing.length) {
+      module = existing.find((e) => members.some((m) => m.wants === e.flavour)) ?? existing[0];
+    } else {
+      const wanted = (['ts', 'esm', 'cjs'] as const).find((f) => members.some((m) => m.wants === f));
+      if (!wanted) {
+        for (const m of members) byFile.set(m.file, { ok: false, why: m.wants });
+        continue;
+      }
+      const file = path.join(dir, CONVERTER_BASENAME + extensionOf(wanted, pkg));
+      if (!mayCreate(file, roots)) {
+        for (const m of members) byFile.set(m.file, { ok: false, why: `the run-time converter module would be created at ${shown(file)}, outside the paths given; run the tool on the package to let it create it` });
+        continue;
+      }
+      created.push({ file, text: renderConverter(wanted) });
+      module = { file, flavour: wanted };
+    }
+    const blocked = module.flavour === 'ts' ? commonJsVerbatim(module.file, pkg, layout) : undefined;
+    for (const m of members) {
+      if (blocked && m.wants === 'ts') {
+        byFile.set(m.file, { ok: false, why: blocked });
+        continue;
+      }
+      if (m.wants !== module.flavour) {
+        const why = isFlavour(m.wants) ? `the package's run-time converter ${shown(module.file)} is ${FLAVOUR_NAMES[module.flavour!]}, which this ${FLAVOUR_NAMES[m.wants]} file cannot import` : m.wants;
+        byFile.set(m.file, { ok: false, why });
+        continue;
+      }
+      const specifier = specifierFor(m.file, m.sf, module.file, module.flavour!, layout);
+      if (nameTaken(m.sf, specifier)) {
+        byFile.set(m.file, { ok: false, why: `the name ${CONVERTER_NAME} is already used in this file` });
+        continue;
+      }
+      byFile.set(m.file, { ok: true, moduleFile: module.file, specifier });
+    }
+  }
+  return { byFile, created };
+}
+
+const FLAVOUR_NAMES: Record<ConverterFlavour, string> = { ts: 'TypeScript', esm: 'JavaScript (ES module)', cjs: 'JavaScript (CommonJS)' };
+
+function isFlavour(s: string): s is ConverterFlavour {
+  return s === 'ts' || s === 'esm' || s === 'cjs';
+}
+
+function readExisting(file: string): Existing {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return { file };
+  }
+  if (!isOwnConverter(text) || file.endsWith('.d.ts')) return { file };
+  const ext = path.extname(file);
+  if (ext === '.ts') return { file, flavour: 'ts' };
+  if (ext === '.mjs') return { file, flavour: 'esm' };
+  if (ext === '.cjs') return { file, flavour: 'cjs' };
+  if (ext === '.js') return { file, flavour: /^module\.exports\b/m.test(text) ? 'cjs' : 'esm' };
+  return { file };
+}
+
+/**
+ * What an importing file needs: its language, and for JavaScript the import form the imports
+ * transform will write (an ES import unless the file uses `require` and no `import`). A CommonJS
+ * file that uses neither would get an ES import: reported instead (the reason, as a string).
+ */
+function flavourOf(sf: ts.SourceFile, pkg: PackageInfo): ConverterFlavour | string {
+  if (/\.(c|m)?tsx?$/.test(sf.fileName)) return 'ts';
+  const hasImport = sf.statements.some((s) => ts.isImportDeclaration(s));
+  const hasRequire = /\brequire\s*\(/.test(sf.text);
+  if (hasImport || !hasRequire) {
+    const commonjs = sf.fileName.endsWith('.cjs') || (!sf.fileName.endsWith('.mjs') && !isModulePackage(pkg) && !sf.statements.some((s) => ts.isExportDeclaration(s) || ts.isExportAssignment(s) || hasExportModifier(s)));
+    if (!hasImport && commonjs) return 'this file neither imports nor requires anything, so the import of the run-time converter could not be written in its module system';
+    return 'esm';
+  }
+  return 'cjs';
+}
+
+function hasExportModifier(s: ts.Statement): boolean {
+  return ts.canHaveModifiers(s) && Boolean(ts.getModifiers(s)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword));
+}
+
+/**
+ * TypeScript compiled to CommonJS with `verbatimModuleSyntax` rejects `export function` (TS1287):
+ * such a project writes `export =`, which the generated module does not. Why, or undefined.
+ */
+function commonJsVerbatim(moduleFile: string, pkg: PackageInfo, layout: ProjectLayout): string | undefined {
+  const options = layout.configFor(moduleFile)?.options;
+  if (!options?.verbatimModuleSyntax) return undefined;
+  const nodeModules = options.module === ts.ModuleKind.Node16 || options.module === ts.ModuleKind.NodeNext;
+  const commonjs = options.module === ts.ModuleKind.CommonJS || (nodeModules && !isModulePackage(pkg));
+  return commonjs ? 'the package compiles TypeScript to CommonJS with verbatimModuleSyntax, where the generated ES module syntax of the run-time converter is an error' : undefined;
+}
+
+function isModulePackage(pkg: PackageInfo): boolean {
+  return (pkg.json as { type?: unknown }).type === 'module';
+}
+
+function extensionOf(flavour: ConverterFlavour, pkg: PackageInfo): string {
+  if (flavour === 'ts') return '.ts';
+  if (flavour === 'esm') return isModulePackage(pkg) ? '.js' : '.mjs';
+  return isModulePackage(pkg) ? '.cjs' : '.js';
+}
+
+/**
+ * The package's source root: `rootDir` of its own tsconfig/jsconfig, else the one folder its
+ * `include` names, else `src/`, else the folder of `main` (`lib/index.js` → `lib/`; never a build
+ * folder such as `dist/`), else the package folder.
+ */
+function sourceRoot(pkg: PackageInfo, layout: ProjectLayout): string {
+  const config = layout.configFor(path.join(pkg.dir, 'package.json'));
+  if (config?.file && path.dirname(config.file) === pkg.dir) {
+    const rootDir = config.options.rootDir;
+    if (rootDir && isInside(rootDir, pkg.dir) && isDirectory(rootDir)) return rootDir;
+    const included = includedFolder(config.file);
+    if (included && isDirectory(included)) return included;
+  }
+  const src = path.join(pkg.dir, 'src');
+  if (isDirectory(src)) return src;
+  const main = typeof pkg.json.main === 'string' ? /^(?:\.\/)?([\w.-]+)\//.exec(pkg.json.main)?.[1] : undefined;
+  if (main && !(DEFAULT_IGNORED_DIRS as readonly string[]).includes(main) && isDirectory(path.join(pkg.dir, main))) return path.join(pkg.dir, main);
+  return pkg.dir;
+}
+
+/** `"include": ["src"]`, `["src/**\/*"]`, `["src/**\/*.ts", "src/**\/*.tsx"]` → `<dir>/src`. */
+function includedFolder(configFile: string): string | undefined {
+  const json = ts.readConfigFile(configFile, ts.sys.readFile);
+  const include = (json.config as { include?: unknown } | undefined)?.include;
+  if (!Array.isArray(include) || !include.length) return undefined;
+  const folders = new Set(include.map((p) => (typeof p === 'string' ? /^(?:\.\/)?([\w.-]+(?:\/[\w.-]+)*?)(?:\/\*\*(?:\/\*[\w.]*)?|\/\*[\w.]*)?\/?$/.exec(p)?.[1] : undefined)));
+  if (folders.size !== 1) return undefined;
+  const [folder] = [...folders];
+  if (!folder || folder.includes('*') || /\.[a-z]+$/.test(folder)) return undefined;
+  return path.join(path.dirname(configFile), folder);
+}
+
+/** Inside a root folder, or in the folder of a root file. */
+function mayCreate(file: string, roots: readonly string[]): boolean {
+  const dir = path.dirname(file);
+  return roots.some((root) => (isDirectory(root) ? isInside(file, root) : dir === path.dirname(root)));
+}
+
+/**
+ * The import specifier of the module from `file`. JavaScript names the file. TypeScript follows
+ * the project: `.js` under Node16/NodeNext resolution, else the extension style of the file's own
+ * relative imports (`.js`, `.ts` or none), else none.
+ */
+function specifierFor(file: string, sf: ts.SourceFile, moduleFile: string, flavour: ConverterFlavour, layout: ProjectLayout): string {
+  let rel = path.relative(path.dirname(file), moduleFile).split(path.sep).join('/');
+  if (!rel.startsWith('.')) rel = `./${rel}`;
+  if (flavour !== 'ts') return rel;
+  const base = rel.slice(0, -'.ts'.length);
+  const options = layout.configFor(file)?.options ?? {};
+  const resolution = options.moduleResolution ?? (options.module === ts.ModuleKind.Node16 || options.module === ts.ModuleKind.NodeNext ? ts.ModuleResolutionKind.NodeNext : undefined);
+  if (resolution === ts.ModuleResolutionKind.Node16 || resolution === ts.ModuleResolutionKind.NodeNext) return `${base}.js`;
+  const styles = relativeSpecifiers(sf).map((s) => (/\.(m|c)?js$/.test(s) ? '.js' : /\.(m|c)?tsx?$/.test(s) ? '.ts' : ''));
+  const count = (style: string) => styles.filter((s) => s === style).length;
+  const style = (['.js', '.ts', ''] as const).reduce((best, s) => (count(s) > count(best) ? s : best), '' as string);
+  return base + style;
+}
+
+function relativeSpecifiers(sf: ts.SourceFile): string[] {
+  const out: string[] = [];
+  for (const s of sf.statements) {
+    const spec = (ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) && s.moduleSpecifier && ts.isStringLiteral(s.moduleSpecifier) ? s.moduleSpecifier.text : undefined;
+    if (spec && spec.startsWith('.')) out.push(spec);
+  }
+  return out;
+}
+
+/** `toResponsesInput` is declared or imported in the file by something other than the converter import. */
+function nameTaken(sf: ts.SourceFile, specifier: string): boolean {
+  if (!new RegExp(`\\b${CONVERTER_NAME}\\b`).test(sf.text)) return false;
+  const sameModule = (s: string) => s.replace(/\.(m|c)?(j|t)s$/, '') === specifier.replace(/\.(m|c)?(j|t)s$/, '');
+  return !sf.statements.some((s) => {
+    if (ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier) && sameModule(s.moduleSpecifier.text)) return true;
+    if (!ts.isVariableStatement(s)) return false;
+    return s.declarationList.declarations.some((d) => {
+      const init = d.initializer;
+      return Boolean(init && ts.isCallExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'require' && init.arguments[0] && ts.isStringLiteral(init.arguments[0]) && sameModule(init.arguments[0].text));
+    });
+  });
+}
+
+function isInside(file: string, dir: string): boolean {
+  const rel = path.relative(dir, file);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return ts.sys.directoryExists(dir);
+  } catch {
+    return false;
+  }
+}
