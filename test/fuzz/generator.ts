@@ -978,7 +978,9 @@ function streamBlock(ctx: Ctx, name: string): Block {
         if (ctx.x.bool(0.08)) {
           // the stream promise handed to a timing wrapper: the stream is out of view (S-HANDOFF)
           shape(ctx, 'stream:measured');
-          force(ctx, 'stream-handoff:argument');
+          // W-FOLLOW goes into measure(): the stream is stored in its result (`store`), or, when
+          // another block calls measure() too, it is also called with another value (`argument: …`)
+          force(ctx, 'stream-handoff');
           measured = true;
           measurePrelude(ctx);
           w.stmt(`const measured = await measure(${call(ctx, 'create', plan.arg, w.depth)})`);
@@ -1332,12 +1334,17 @@ export interface SiteExpectation {
   sites: number;
   /** The report's `client.provider`, exact (not predicted for an indirect call). */
   provider?: string;
-  /** Certain statuses only: `ignored` under the opt-out comment, `manual` when a reason is forced. */
-  status?: 'manual' | 'ignored';
+  /**
+   * Certain statuses only: `ignored` under the opt-out comment, `manual` when a reason is forced,
+   * `migrated` when every use of the result is followable (the follow programs, W-FOLLOW).
+   */
+  status?: 'manual' | 'ignored' | 'migrated';
   /** Reasons every site must carry (`code` or `code:detail`; a bare code matches any detail). */
   reasons: string[];
   /** How the call reaches `create` when not directly (`completions-alias`, `bind`…). */
   receiver?: string;
+  /** A migrated site: other files its group certainly changes (each must be in the report's `groupFiles`). */
+  groupFiles?: string[];
 }
 
 function clientOptions(ctx: Ctx, baseUrl: BaseUrl, depth: number): string {
