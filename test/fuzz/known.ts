@@ -1,6 +1,6 @@
 /**
  * Tool bugs the fuzzer finds in code this branch does not edit (lib/scan/provider.ts,
- * find-sites.ts, index.ts are being changed by the lead), each reported with a reproduction. The
+ * find-sites.ts, index.ts, streams.ts, transforms/ are the lead's), each reported with a reproduction. The
  * bounded test (test/fuzz.test.ts) lists their failures under a todo test instead of failing on
  * them, and scripts/fuzz.ts labels them; every other failure still fails. A matcher is as narrow
  * as its bug: the failure kind, the generator shape that triggers it, and what the report says.
@@ -35,6 +35,33 @@ export const KNOWN_ISSUES: KnownIssue[] = [
       return m.what === 'provider' || (m.what === 'reasons' && (m.missing ?? []).every((r) => r.startsWith('provider-')));
     },
   },
+  {
+    id: 'marker-line-position',
+    summary:
+      'transforms/markers.ts (markerText): a position is taken out of a marker only when it is `file:line:col`; ' +
+      'the W-FOLLOW details name places as `file:line` (lib/scan/callers.ts and results.ts/streams.ts through ' +
+      'locationOf: `result-escapes:return: ask1 is used other than called (src/ai.ts:27)`, `…also called with another ' +
+      'value (src/ai.ts:17)`, `…has no caller in view (main.ts:5)`), and a marker added above the site, or above an ' +
+      'earlier site, moves that line, so a second run adds another marker (G-IDEMP). ' +
+      'Reproduce: node --import tsx scripts/fuzz.ts --seeds 9,160 (follow programs), 12 (a class method)',
+    matches: (f) =>
+      f.kind === 'idempotency' && /-> "\/\/ TODO\(migrate-responses\): [\w-]+: .*\([^()\s]+\.[cm]?[jt]sx?:\d+\)/.test(f.reason),
+  },
+  {
+    id: 'stream-promise-returned-again',
+    summary:
+      'lib/scan/streams.ts (handoff, awaited): the promise of a stream returned from a function, which a caller ' +
+      'returns in turn (`return this.#ask(q)` in a public method delegating to a private one), is reported ' +
+      '`stream-handoff:a stream promise not awaited` instead of being followed to that function\'s callers ' +
+      '(or stopping with `stream-handoff:return: …`); the site is manual either way, the detail is wrong. ' +
+      'Reproduce: node --import tsx scripts/fuzz.ts --seeds 239',
+    matches: (f, program) => {
+      const m = f.mismatch;
+      return f.kind === 'outcome' && m?.what === 'reasons' && program.shapes.includes('stream:returned') &&
+        (m.missing ?? []).every((r) => r === 'stream-handoff:return') &&
+        Boolean(m.reasons?.includes('stream-handoff:a stream promise not awaited'));
+    },
+  },
 ];
 
 /**
@@ -42,9 +69,9 @@ export const KNOWN_ISSUES: KnownIssue[] = [
  * program has per-function count failures and every one of them is known.
  */
 export function knownIssueOf(f: Failure, all: readonly Failure[]): KnownIssue | undefined {
-  if (f.kind !== 'outcome' && f.kind !== 'sites') return undefined;
+  if (f.kind !== 'outcome' && f.kind !== 'sites' && f.kind !== 'idempotency') return undefined;
   const program = generateProgram(f.seed, { classic: f.classic });
-  if (f.kind === 'outcome') return KNOWN_ISSUES.find((k) => k.matches(f, program));
+  if (f.kind !== 'sites') return KNOWN_ISSUES.find((k) => k.matches(f, program));
   const counts = all.filter((g) => g.seed === f.seed && g.kind === 'outcome' && g.mismatch?.what === 'count');
   const issues = counts.map((g) => KNOWN_ISSUES.find((k) => k.matches(g, program)));
   return counts.length && issues.every(Boolean) ? issues[0] : undefined;
