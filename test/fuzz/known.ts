@@ -35,33 +35,6 @@ export const KNOWN_ISSUES: KnownIssue[] = [
       return m.what === 'provider' || (m.what === 'reasons' && (m.missing ?? []).every((r) => r.startsWith('provider-')));
     },
   },
-  {
-    id: 'marker-line-position',
-    summary:
-      'transforms/markers.ts (markerText): a position is taken out of a marker only when it is `file:line:col`; ' +
-      'the W-FOLLOW details name places as `file:line` (lib/scan/callers.ts and results.ts/streams.ts through ' +
-      'locationOf: `result-escapes:return: ask1 is used other than called (src/ai.ts:27)`, `…also called with another ' +
-      'value (src/ai.ts:17)`, `…has no caller in view (main.ts:5)`), and a marker added above the site, or above an ' +
-      'earlier site, moves that line, so a second run adds another marker (G-IDEMP). ' +
-      'Reproduce: node --import tsx scripts/fuzz.ts --seeds 9,160 (follow programs), 12 (a class method)',
-    matches: (f) =>
-      f.kind === 'idempotency' && /-> "\/\/ TODO\(migrate-responses\): [\w-]+: .*\([^()\s]+\.[cm]?[jt]sx?:\d+\)/.test(f.reason),
-  },
-  {
-    id: 'stream-promise-returned-again',
-    summary:
-      'lib/scan/streams.ts (handoff, awaited): the promise of a stream returned from a function, which a caller ' +
-      'returns in turn (`return this.#ask(q)` in a public method delegating to a private one), is reported ' +
-      '`stream-handoff:a stream promise not awaited` instead of being followed to that function\'s callers ' +
-      '(or stopping with `stream-handoff:return: …`); the site is manual either way, the detail is wrong. ' +
-      'Reproduce: node --import tsx scripts/fuzz.ts --seeds 239',
-    matches: (f, program) => {
-      const m = f.mismatch;
-      return f.kind === 'outcome' && m?.what === 'reasons' && program.shapes.includes('stream:returned') &&
-        (m.missing ?? []).every((r) => r === 'stream-handoff:return') &&
-        Boolean(m.reasons?.includes('stream-handoff:a stream promise not awaited'));
-    },
-  },
 ];
 
 /**
