@@ -15,7 +15,7 @@
  *   --list            print every failure (by default they are grouped by message)
  *   --lf              exploration aid: force LF line endings (same programs otherwise)
  *   --spaces          exploration aid: force two-space indentation (same programs otherwise)
- *   --classic         the programs without the generator's second stream (the regression seeds of
+ *   --classic         the programs without the generator's second and third streams (the regression seeds of
  *                     test/fuzz.test.ts were recorded so)
  *
  * Failing programs are written to test/tmp/fuzz-failures/<seed>/ (input/, output/, reason.txt);

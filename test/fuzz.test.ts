@@ -21,8 +21,8 @@ const COUNT = Number(process.env.FUZZ_COUNT ?? 120);
 
 /**
  * Seeds beyond 1..N that found tool bugs in longer runs (scripts/fuzz.ts). They stay in the bounded
- * run so the test fails while a bug exists. They were recorded before the generator's second stream
- * (the shapes of issue 11), so they run in `classic` mode, which gives the program they were
+ * run so the test fails while a bug exists. They were recorded before the generator's second and
+ * third streams (the shapes of issues 11 and 12), so they run in `classic` mode, which gives the program they were
  * recorded with; replay one with `node --import tsx scripts/fuzz.ts --classic --seeds 599`. A change
  * to the generator's first-stream choices changes what a seed produces: re-run the script and update them.
  *  - 599, 925: `overlapping edits` in the Chat type import when two adjacent specifiers are released

@@ -14,6 +14,8 @@ export function markerText(reason: Reason): string {
     .replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ')
     // a position (`src/a.ts:12:5`) moves when markers are added: it would make a re-run add another marker
     .replace(/\S+:\d+:\d+/g, 'another site')
+    // so does a line (`(src/ai.ts:27)`, where W-FOLLOW stopped): the file is kept, the line dropped
+    .replace(/([\w./@-]+\.[cm]?[jt]sx?):\d+/g, '$1')
     .trim();
   return `// ${MARKER_PREFIX} ${reason.code}: ${message}`;
 }

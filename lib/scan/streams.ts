@@ -126,7 +126,8 @@ export class StreamAnalyzer {
     const parent = climbWrappers(call).parent;
     if (ts.isAwaitExpression(parent)) return follow(parent);
     if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return this.site.reason('stream-handoff', 'a stream promise held in a variable');
-    this.site.reason('stream-handoff', 'a stream promise not awaited');
+    // the promise goes on (returned again, passed on): followed like the request's own promise
+    this.handoff(climbWrappers(call), (n) => this.awaited(n, follow), true);
   }
 
   /** H-TYPES on a parameter or return type that holds the stream. */

@@ -15,10 +15,13 @@
  * (a reflective read of the result, the result returned or passed on…). Reasons that depend on
  * interactions the generator does not model are not predicted; what is predicted is exact.
  *
- * Two random streams: the first draws every choice the generator made before the shapes of issue 11
+ * Three random streams: the first draws every choice the generator made before the shapes of issue 11
  * (reflective reads, mixin heritage, getters, private members, `.bind`, path aliases and workspace
  * packages); those shapes draw from the second, so a seed that draws none of them gives the same
- * program as before.
+ * program as before. The third decides first whether the seed gives a follow program (issue 12,
+ * `followProgram`: several modules of one package, the completion or stream returned to callers,
+ * passed to helpers and consumers, and the W-EDGE cases) and draws all its choices; the other seeds
+ * give the same program as before it.
  */
 
 import path from 'node:path';
@@ -978,7 +981,9 @@ function streamBlock(ctx: Ctx, name: string): Block {
         if (ctx.x.bool(0.08)) {
           // the stream promise handed to a timing wrapper: the stream is out of view (S-HANDOFF)
           shape(ctx, 'stream:measured');
-          force(ctx, 'stream-handoff:argument');
+          // W-FOLLOW goes into measure(): the stream is stored in its result (`store`), or, when
+          // another block calls measure() too, it is also called with another value (`argument: …`)
+          force(ctx, 'stream-handoff');
           measured = true;
           measurePrelude(ctx);
           w.stmt(`const measured = await measure(${call(ctx, 'create', plan.arg, w.depth)})`);
@@ -1332,12 +1337,17 @@ export interface SiteExpectation {
   sites: number;
   /** The report's `client.provider`, exact (not predicted for an indirect call). */
   provider?: string;
-  /** Certain statuses only: `ignored` under the opt-out comment, `manual` when a reason is forced. */
-  status?: 'manual' | 'ignored';
+  /**
+   * Certain statuses only: `ignored` under the opt-out comment, `manual` when a reason is forced,
+   * `migrated` when every use of the result is followable (the follow programs, W-FOLLOW).
+   */
+  status?: 'manual' | 'ignored' | 'migrated';
   /** Reasons every site must carry (`code` or `code:detail`; a bare code matches any detail). */
   reasons: string[];
   /** How the call reaches `create` when not directly (`completions-alias`, `bind`…). */
   receiver?: string;
+  /** A migrated site: other files its group certainly changes (each must be in the report's `groupFiles`). */
+  groupFiles?: string[];
 }
 
 function clientOptions(ctx: Ctx, baseUrl: BaseUrl, depth: number): string {
@@ -1472,6 +1482,9 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
   if (overrides.eol) st.eol = overrides.eol;
   if (overrides.indent) st.indent = overrides.indent;
   const p = new Printer(st, rng);
+  // whole-program following (issue 12): a third stream, so the other programs stay as they were
+  const follow = overrides.classic ? new ClassicRng() : new Rng((seed ^ 0x27d4eb2f) | 0);
+  if (follow.bool(0.18)) return followProgram(follow, st, p);
   const cjs = rng.bool(0.15);
   const imp: Import = cjs ? rng.weighted([['cjs-alias', 3], ['cjs-default', 1]]) : rng.weighted([['default', 3], ['alias', 1]]);
   let host: ClientHost = cjs
@@ -1828,4 +1841,367 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
   const roots = layout !== 'flat' && x.bool(0.35) ? ['.'] : sources;
   if (roots[0] === '.') shape(ctx, 'roots:dot');
   return { files, sites, expected, roots, typecheckSpecifiers, shapes: [...ctx.shapes].sort() };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole-program following (issue 12, docs/migration-spec.md §1.4b W-FOLLOW, W-EDGE,
+// W-ALL-OR-NOTHING): programs of several modules in one private package (run with the program's
+// folder as the path given, so the package's every caller is in view), where a completion or a
+// stream leaves the function of its site (returned to callers, passed to a helper or a consumer,
+// a chunk re-emitted) and the whole group migrates, or stops at an edge with the site reported.
+// Drawn from a third random stream: the programs of the other two streams are unchanged.
+
+const EXPORT_MARK = '\u0000export:';
+
+/** One module of a follow program. */
+class FollowModule {
+  /** specifier → names imported by name (functions) */
+  readonly named = new Map<string, Set<string>>();
+  /** specifier → namespace alias */
+  readonly namespaces = new Map<string, string>();
+  /** specifier → type names */
+  readonly types = new Map<string, Set<string>>();
+  readonly exported: string[] = [];
+  readonly w: Writer;
+  client = false;
+
+  constructor(readonly base: string, p: Printer, st: Style) {
+    this.w = new Writer(p, st);
+  }
+}
+
+interface FollowCtx {
+  f: Rng;
+  st: Style;
+  p: Printer;
+  ts: boolean;
+  ext: 'ts' | 'cjs';
+  modules: Map<string, FollowModule>;
+  expected: SiteExpectation[];
+  shapes: Set<string>;
+  sites: number;
+  /** A counter that keeps the names of the program's scenarios apart. */
+  n: number;
+}
+
+const fpath = (fc: FollowCtx, base: string) => `src/${base}.${fc.ext}`;
+
+function fmodule(fc: FollowCtx, base: string): FollowModule {
+  let m = fc.modules.get(base);
+  if (!m) fc.modules.set(base, (m = new FollowModule(base, fc.p, fc.st)));
+  return m;
+}
+
+/** `name` of module `from` as `into` calls it (an import when they differ). */
+function fref(fc: FollowCtx, into: FollowModule, from: FollowModule, name: string, namespace = false): string {
+  if (into === from) return name;
+  if (!from.exported.includes(name)) from.exported.push(name);
+  const spec = `./${from.base}.${fc.ts ? 'js' : 'cjs'}`;
+  if (namespace && fc.ts) {
+    into.namespaces.set(spec, from.base);
+    return `${from.base}.${name}`;
+  }
+  if (!into.named.has(spec)) into.named.set(spec, new Set());
+  into.named.get(spec)!.add(name);
+  return name;
+}
+
+function ftype(fc: FollowCtx, m: FollowModule, name: 'ChatCompletion' | 'ChatCompletionChunk' | 'Stream'): string {
+  if (!fc.ts) return '';
+  const spec = name === 'Stream' ? 'openai/streaming' : CHAT_TYPES;
+  if (!m.types.has(spec)) m.types.set(spec, new Set());
+  m.types.get(spec)!.add(name);
+  return name;
+}
+
+/** A function of module `m`; `ret` is a TypeScript return type (omitted in CommonJS). */
+function ffunction(fc: FollowCtx, m: FollowModule, head: { name: string; params: [string, string][]; async?: boolean; ret?: string; exported?: boolean }, body: (w: Writer) => void): void {
+  const w = m.w;
+  const params = head.params.map(([n, t]) => (fc.ts ? `${n}: ${t}` : n)).join(', ');
+  if (head.exported && !m.exported.includes(head.name)) m.exported.push(head.name);
+  w.blank();
+  // `export` is decided when the module is printed: an import from another module exports it
+  w.open(`${EXPORT_MARK}${head.name}@${head.async === false ? '' : 'async '}function ${head.name}(${params})${fc.ts && head.ret ? `: ${head.ret}` : ''}`);
+  body(w);
+  w.close();
+}
+
+/** `client.chat.completions.create({ … })` at the writer's depth, in module `m` (which gets the client). */
+function fcall(fc: FollowCtx, m: FollowModule, w: Writer, opts: { stream?: boolean; n?: boolean } = {}): string {
+  m.client = true;
+  fc.sites++;
+  const f = fc.f;
+  const s = (t: string) => fc.p.str(t);
+  const items: X[] = [];
+  if (f.bool(0.4)) items.push(obj([prop('role', s('system')), prop('content', s(f.pick(['You are terse.', 'Be helpful.'])))]));
+  // string-typed content: a JavaScript parameter is not (M-CONTENT-UNTYPED), a template is
+  items.push(obj([prop('role', s('user')), prop('content', fc.ts && f.bool(0.6) ? 'q' : '`Question: ${q}`')]));
+  const entries: Entry[] = [prop('model', s(f.pick(['gpt-4o-mini', 'gpt-4.1-mini']))), prop('messages', arr(items, items.length > 1 && f.bool(0.5)))];
+  if (f.bool(0.3)) entries.push(prop('temperature', f.pick(['0', '0.2'])));
+  if (f.bool(0.25)) entries.push(prop('max_tokens', '256'));
+  if (opts.n) entries.push(prop('n', '2'));
+  if (opts.stream) entries.push(prop('stream', 'true'));
+  const arg = obj(entries, entries.length > 2 && f.bool(0.6));
+  return `client.chat.completions.create(${fc.p.print(arg, w.depth)})`;
+}
+
+/** The site's expectation; `groupFiles` are modules other than the site's whose code certainly changes with it. */
+function fexpect(fc: FollowCtx, m: FollowModule, fn: string, outcome: { status: 'migrated' } | { status: 'manual'; reasons: string[] }, groupFiles: FollowModule[] = [], sites = 1): void {
+  const files = [...new Set(groupFiles.filter((g) => g !== m).map((g) => fpath(fc, g.base)))].sort();
+  fc.expected.push({
+    file: fpath(fc, m.base), fn, sites, provider: 'openai', status: outcome.status,
+    reasons: outcome.status === 'manual' ? outcome.reasons : [],
+    ...(outcome.status === 'migrated' && files.length ? { groupFiles: files } : {}),
+  });
+}
+
+type CallerAt = 'same-module' | 'named-import' | 'namespace-import' | 'require';
+type CallerRead = 'direct' | 'destructure' | 'then';
+
+/** A caller module for a function of `ai`: the same module or another one. */
+function callerModule(fc: FollowCtx, ai: FollowModule): { m: FollowModule; at: CallerAt } {
+  const at = fc.f.weighted<CallerAt>(fc.ts
+    ? [['same-module', 2], ['named-import', 3], ['namespace-import', 1.5]]
+    : [['same-module', 2], ['require', 3]]);
+  const m = at === 'same-module' ? ai : fmodule(fc, fc.f.pick(['routes', 'summary', 'jobs']));
+  return { m, at };
+}
+
+/** A caller of `target` (a function returning the completion or its promise) that reads the content. */
+function completionCaller(fc: FollowCtx, ai: FollowModule, target: string, edge?: 'third-party'): FollowModule {
+  const f = fc.f;
+  const s = (t: string) => fc.p.str(t);
+  const { m, at } = callerModule(fc, ai);
+  const read = edge ? 'direct' : f.weighted<CallerRead>([['direct', 3], ['destructure', 2], ['then', 2]]);
+  fc.shapes.add(`follow:caller-${at}`);
+  fc.shapes.add(`follow:caller-read-${read}`);
+  const callee = fref(fc, m, ai, target, at === 'namespace-import');
+  const name = `${f.pick(['summary', 'title', 'answer'])}${fc.n++}`;
+  const usage = f.bool(0.35);
+  ffunction(fc, m, { name, params: [['q', 'string']], ret: f.bool(0.5) ? 'Promise<string>' : undefined, exported: true }, (w) => {
+    if (read === 'then') {
+      w.stmt(`return ${callee}(q).then((res) => res.choices[0].message.content ?? ${s('')})`);
+    } else if (read === 'destructure') {
+      w.stmt(`const { choices${usage ? ', usage' : ''} } = await ${callee}(q)`);
+      if (usage) w.stmt('console.log(usage?.total_tokens ?? 0)');
+      w.stmt(`return choices[0].message.content ?? ${s('')}`);
+    } else {
+      w.stmt(`const r = await ${callee}(q)`);
+      if (usage) w.stmt('console.log(r.usage?.total_tokens ?? 0)');
+      if (edge === 'third-party') {
+        // W-EDGE: the completion handed to a function out of the project
+        const form = f.pick(['JSON.stringify(r)', 'structuredClone(r)']);
+        fc.shapes.add(`follow:edge-third-party-${form.replace(/\(r\)$/, '')}`);
+        w.stmt(`console.log(${form})`);
+      }
+      w.stmt(`return r.choices[0].message.content ?? ${s('')}`);
+    }
+  });
+  return m;
+}
+
+/** 1 / edge: the completion (or its promise) returned from a function to its callers. */
+function followReturn(fc: FollowCtx, ai: FollowModule, edge?: 'used-as-value' | 'third-party' | 'published'): void {
+  const f = fc.f;
+  const k = fc.n++;
+  const name = `ask${k}`;
+  const form = f.weighted([['promise', 2], ['await', 1], ['binding', 2]]);
+  const isAsync = form !== 'promise' || f.bool(0.6);
+  fc.shapes.add(`follow:return-${form}${isAsync ? '' : '-sync'}`);
+  const typed = fc.ts && f.bool(0.5);
+  if (typed) fc.shapes.add('follow:return-typed');
+  ffunction(fc, ai, { name, params: [['q', 'string']], async: isAsync, ret: typed ? `Promise<${ftype(fc, ai, 'ChatCompletion')}>` : undefined }, (w) => {
+    if (form === 'promise') w.stmt(`return ${fcall(fc, ai, w)}`);
+    else if (form === 'await') w.stmt(`return await ${fcall(fc, ai, w)}`);
+    else {
+      const v = f.pick(['completion', 'res', 'result']);
+      w.stmt(`const ${v} = await ${fcall(fc, ai, w)}`);
+      w.stmt(`return ${v}`);
+    }
+  });
+  if (edge === 'used-as-value') {
+    // W-EDGE: the function handed to map() is called by code out of view
+    fc.shapes.add('follow:edge-used-as-value');
+    ffunction(fc, ai, { name: `all${k}`, params: [['qs', 'string[]']], exported: true }, (w) => {
+      w.stmt(`const rs = await Promise.all(qs.map(${name}))`);
+      w.stmt('return rs.map((r) => r.choices[0].message.content)');
+    });
+    fexpect(fc, ai, name, { status: 'manual', reasons: ['result-escapes'] });
+    return;
+  }
+  // two functions deep: a second function returns the awaited completion to the callers
+  let target = name;
+  let holder = ai;
+  if (edge === 'third-party' || f.bool(0.25)) {
+    fc.shapes.add('follow:return-two-hops');
+    const mid = `${name}Logged`;
+    holder = f.bool(0.5) ? ai : fmodule(fc, 'service');
+    const callee = fref(fc, holder, ai, name);
+    ffunction(fc, holder, { name: mid, params: [['q', 'string']] }, (w) => {
+      w.stmt('const started = Date.now()');
+      w.stmt(`const completion = await ${callee}(q)`);
+      w.stmt(`console.log(${fc.p.str('took')}, Date.now() - started)`);
+      w.stmt('return completion');
+    });
+    target = mid;
+  }
+  const callers = edge === 'third-party' ? 1 : f.weighted([[1, 3], [2, 3], [3, 1]]);
+  const group: FollowModule[] = [];
+  for (let i = 0; i < callers; i++) group.push(completionCaller(fc, holder, target, edge === 'third-party' ? edge : undefined));
+  if (edge === 'third-party') fexpect(fc, ai, name, { status: 'manual', reasons: ['result-escapes'] });
+  else if (edge === 'published') {
+    // W-EDGE: the package is published: its exported function's callers live elsewhere
+    fexpect(fc, ai, name, { status: 'manual', reasons: ['result-escapes'] });
+  } else fexpect(fc, ai, name, { status: 'migrated' }, group);
+}
+
+/** 2: the completion passed to a helper that reads it; the helper's other calls decide. */
+function followHelper(fc: FollowCtx, ai: FollowModule): void {
+  const f = fc.f;
+  const s = (t: string) => fc.p.str(t);
+  const k = fc.n++;
+  const helper = `textOf${k}`;
+  const hm = f.bool(0.5) ? ai : fmodule(fc, 'text');
+  fc.shapes.add(`follow:helper-${hm === ai ? 'same-module' : 'other-module'}`);
+  const variant = f.weighted([['all-sites', 3], ['other-value', 1], ['blocked', 1]]);
+  fc.shapes.add(`follow:helper-${variant}`);
+  ffunction(fc, hm, { name: helper, params: [['completion', ftype(fc, hm, 'ChatCompletion')]], async: false, ret: 'string' }, (w) => {
+    if (f.bool(0.3)) w.stmt(`if (completion.choices[0].finish_reason === ${s('length')}) console.warn(${s('cut')})`);
+    w.stmt(`return completion.choices[0].message.content ?? ${s('')}`);
+  });
+  const count = f.weighted([[1, 2], [2, 2]]);
+  const names: string[] = [];
+  const siteFn = (n: boolean) => {
+    const name = `${n ? 'variants' : 'short'}${fc.n++}`;
+    const callee = fref(fc, ai, hm, helper);
+    ffunction(fc, ai, { name, params: [['q', 'string']], ret: 'Promise<string>', exported: true }, (w) => {
+      const v = f.pick(['completion', 'res']);
+      w.stmt(`const ${v} = await ${fcall(fc, ai, w, { n })}`);
+      w.stmt(`return ${callee}(${v})`);
+    });
+    return name;
+  };
+  for (let i = 0; i < count; i++) names.push(siteFn(false));
+  if (variant === 'blocked') {
+    // W-ALL-OR-NOTHING: a site that stays on Chat Completions (n > 1) shares the helper
+    const blocker = siteFn(true);
+    fexpect(fc, ai, blocker, { status: 'manual', reasons: ['n-greater-than-one'] });
+    for (const name of names) fexpect(fc, ai, name, { status: 'manual', reasons: ['unit-blocked'] });
+    return;
+  }
+  if (variant === 'other-value') {
+    // the helper also reads a completion that is no site's: it must keep reading Chat shapes
+    const cm = f.bool(0.5) ? ai : fmodule(fc, 'cache');
+    const callee = fref(fc, cm, hm, helper);
+    ffunction(fc, cm, { name: `cached${fc.n++}`, params: [['stored', 'string']], async: false, ret: 'string', exported: true }, (w) => {
+      w.stmt(`return ${callee}(JSON.parse(stored)${fc.ts ? ` as ${ftype(fc, cm, 'ChatCompletion')}` : ''})`);
+    });
+    for (const name of names) fexpect(fc, ai, name, { status: 'manual', reasons: ['result-escapes'] });
+    return;
+  }
+  for (const name of names) fexpect(fc, ai, name, { status: 'migrated' }, [hm]);
+}
+
+/** `out += <chunk>.choices[0]?.delta?.content ?? ''` in a loop over `stream`. */
+function chunkLoop(fc: FollowCtx, w: Writer, stream: string): void {
+  w.stmt(`let out = ${fc.p.str('')}`);
+  w.open(`for await (const chunk of ${stream})`);
+  w.stmt(`out += chunk.choices[0]?.delta?.content ?? ${fc.p.str('')}`);
+  w.close();
+  w.stmt('return out');
+}
+
+/** 3: a stream returned to its caller, handed to a consumer, or its chunks re-emitted. */
+function followStream(fc: FollowCtx, ai: FollowModule): void {
+  const f = fc.f;
+  const form = f.weighted([['returned', 2], ['consumer', 2], ['chunk-reemitted', 1.5]]);
+  fc.shapes.add(`follow:stream-${form}`);
+  const k = fc.n++;
+  if (form === 'returned') {
+    const name = `openStream${k}`;
+    ffunction(fc, ai, { name, params: [['q', 'string']] }, (w) => w.stmt(`return ${fcall(fc, ai, w, { stream: true })}`));
+    const { m, at } = callerModule(fc, ai);
+    if (at === 'namespace-import' || at === 'require') fc.shapes.add(`follow:caller-${at}`);
+    const callee = fref(fc, m, ai, name, at === 'namespace-import');
+    ffunction(fc, m, { name: `tell${k}`, params: [['q', 'string']], ret: 'Promise<string>', exported: true }, (w) => {
+      w.stmt(`const stream = await ${callee}(q)`);
+      chunkLoop(fc, w, 'stream');
+    });
+    fexpect(fc, ai, name, { status: 'migrated' }, [m]);
+  } else if (form === 'consumer') {
+    const pm = f.bool(0.7) ? fmodule(fc, 'pipe') : ai;
+    const consumer = `drain${k}`;
+    const type = fc.ts ? `${ftype(fc, pm, 'Stream')}<${ftype(fc, pm, 'ChatCompletionChunk')}>` : '';
+    ffunction(fc, pm, { name: consumer, params: [['stream', type]], ret: 'Promise<string>' }, (w) => chunkLoop(fc, w, 'stream'));
+    const callee = fref(fc, ai, pm, consumer);
+    const name = `tell${k}`;
+    ffunction(fc, ai, { name, params: [['q', 'string']], ret: 'Promise<string>', exported: true }, (w) => {
+      w.stmt(`const stream = await ${fcall(fc, ai, w, { stream: true })}`);
+      w.stmt(`return ${callee}(stream)`);
+    });
+    fexpect(fc, ai, name, { status: 'migrated' }, [pm]);
+  } else {
+    const emit = `emit${k}`;
+    ffunction(fc, ai, { name: emit, params: [['chunk', fc.ts ? ftype(fc, ai, 'ChatCompletionChunk') : '']], async: false, ret: 'void' }, (w) => {
+      w.stmt(`process.stdout.write(chunk.choices[0]?.delta?.content ?? ${fc.p.str('')})`);
+    });
+    const name = `relay${k}`;
+    ffunction(fc, ai, { name, params: [['q', 'string']], ret: 'Promise<void>', exported: true }, (w) => {
+      w.stmt(`const stream = await ${fcall(fc, ai, w, { stream: true })}`);
+      w.line(`for await (const chunk of stream) ${emit}(chunk)${fc.st.semi ? ';' : ''}`);
+    });
+    fexpect(fc, ai, name, { status: 'migrated' });
+  }
+}
+
+function followProgram(f: Rng, st: Style, p: Printer): GeneratedProgram {
+  const ts = f.bool(0.8);
+  const fc: FollowCtx = { f, st, p, ts, ext: ts ? 'ts' : 'cjs', modules: new Map(), expected: [], shapes: new Set(), sites: 0, n: 0 };
+  fc.shapes.add('follow:program');
+  fc.shapes.add(`module:${ts ? 'ts' : 'cjs'}`);
+  const ai = fmodule(fc, 'ai');
+  const published = f.bool(0.08);
+  if (published) {
+    fc.shapes.add('follow:edge-published');
+    followReturn(fc, ai, 'published');
+  } else {
+    const count = f.weighted([[1, 3], [2, 2]]);
+    for (let i = 0; i < count; i++) {
+      const kind = f.weighted<'return' | 'helper' | 'stream' | 'used-as-value' | 'third-party'>([['return', 4], ['helper', 3], ['stream', 3], ['used-as-value', 1], ['third-party', 1]]);
+      if (kind === 'return') followReturn(fc, ai);
+      else if (kind === 'helper') followHelper(fc, ai);
+      else if (kind === 'stream') followStream(fc, ai);
+      else followReturn(fc, ai, kind);
+    }
+  }
+  const s = (t: string) => p.str(t);
+  const files: Record<string, string> = {};
+  const pkg: Record<string, unknown> = published
+    ? { name: 'fuzz-ask', version: '1.0.0', main: ts ? 'dist/ai.js' : 'src/ai.cjs' }
+    : { name: 'fuzz-app', private: true };
+  if (ts) pkg.type = 'module';
+  files['package.json'] = json(pkg);
+  for (const m of fc.modules.values()) {
+    const head = new Writer(p, st);
+    if (!ts) head.stmt(s('use strict'));
+    if (m.client) head.stmt(ts ? `import OpenAI from ${s('openai')}` : `const OpenAI = require(${s('openai')})`);
+    for (const [spec, names] of [...m.types].sort()) head.stmt(`import type { ${[...names].sort().join(', ')} } from ${s(spec)}`);
+    for (const [spec, names] of [...m.named].sort()) {
+      head.stmt(ts ? `import { ${[...names].sort().join(', ')} } from ${s(spec)}` : `const { ${[...names].sort().join(', ')} } = require(${s(spec)})`);
+    }
+    for (const [spec, alias] of [...m.namespaces].sort()) head.stmt(`import * as ${alias} from ${s(spec)}`);
+    if (m.client) {
+      head.blank();
+      head.stmt('const client = new OpenAI()');
+    }
+    const tail = new Writer(p, st);
+    if (!ts && m.exported.length) {
+      tail.line('');
+      tail.stmt(`module.exports = { ${m.exported.join(', ')} }`);
+    }
+    const body = m.w.lines.map((l) => l.replace(/^\u0000export:([\w$]+)@/, (_, name: string) => (ts && m.exported.includes(name) ? 'export ' : '')));
+    const text = [...head.lines, '', ...body, ...tail.lines].join('\n').replace(/\n{3,}/g, '\n\n').replace(/^\n+/, '').replace(/\n*$/, '\n');
+    files[fpath(fc, m.base)] = text.split('\n').map((l) => l.replace(/[ \t]+$/, '')).join(st.eol);
+  }
+  return { files, sites: fc.sites, expected: fc.expected, roots: ['.'], typecheckSpecifiers: [], shapes: [...fc.shapes].sort() };
 }

@@ -9,7 +9,8 @@
  *  5. `report.sites.length` equals the number of call sites the generator wrote;
  *  6. every site is where the generator put one (the function or method it names) and has the
  *     expected outcome: the exact provider, the status when the generator knows it (`ignored`,
- *     `manual`), and every reason its shapes force (GeneratedProgram.expected);
+ *     `manual`, `migrated`), every reason its shapes force, and for a migrated group the other
+ *     files it certainly changes, in the report's `groupFiles` (GeneratedProgram.expected);
  *  7. the migrated programs type-check against openai 6 and openai 7 (one batched tsc run per SDK
  *     line over every changed program).
  * With `checkInputs` the generated inputs are type-checked against openai 6 in the same tsc run,
@@ -119,11 +120,12 @@ interface ReportSite {
   status: string;
   client: { provider: string; evidence: string };
   reasons: { code: string; detail?: string }[];
+  groupFiles?: string[];
 }
 
 /** One way a site differs from the generator's expectation (property 6). */
 export interface Mismatch {
-  what: 'unexpected-site' | 'provider' | 'status' | 'reasons' | 'count';
+  what: 'unexpected-site' | 'provider' | 'status' | 'reasons' | 'count' | 'group';
   message: string;
   expected?: SiteExpectation;
   /** The site's status and reasons (`code` or `code:detail`). */
@@ -136,6 +138,18 @@ export interface Mismatch {
   missing?: string[];
   /** Sites listed in the expected place (`count`). */
   listed?: number;
+}
+
+/**
+ * An expected reason against a reported one: a bare code matches any detail; `code:detail` matches
+ * that detail, also when it goes on with `: <where following stopped>` (W-FOLLOW, W-EDGE: a value
+ * returned or passed on is followed first, and the detail says where it stopped:
+ * `result-escapes:return: ask has no caller in view (main.ts:5)` is `result-escapes:return`).
+ */
+function reasonMatches(want: string, r: { code: string; detail?: string }): boolean {
+  if (!want.includes(':')) return r.code === want;
+  const got = `${r.code}:${r.detail ?? ''}`;
+  return got === want || got.startsWith(`${want}: `);
 }
 
 /** Property 6: each site against the generator's expectations; one entry per mismatch. */
@@ -161,8 +175,12 @@ export function outcomeMismatches(program: GeneratedProgram, sites: readonly Rep
       out.push({ what: 'status', expected, reasons, message: `${where}: ${s.status}, expected ${want} [${reasons.join(', ')}]` });
       continue;
     }
+    if (expected.status === 'migrated' && expected.groupFiles) {
+      const missing = expected.groupFiles.filter((f) => !(s.groupFiles ?? []).includes(f));
+      if (missing.length) out.push({ what: 'group', expected, status: s.status, reasons, missing, message: `${where}: its group does not list ${missing.join(', ')} [groupFiles: ${(s.groupFiles ?? []).join(', ')}]` });
+    }
     if (expected.status !== 'manual') continue;
-    const missing = expected.reasons.filter((want) => !s.reasons.some((r) => (want.includes(':') ? `${r.code}:${r.detail ?? ''}` === want : r.code === want)));
+    const missing = expected.reasons.filter((want) => !s.reasons.some((r) => reasonMatches(want, r)));
     if (missing.length) out.push({ what: 'reasons', expected, reasons, missing, message: `${where}: missing reason ${missing.join(', ')} [${reasons.join(', ')}]` });
   }
   for (const e of program.expected) {
@@ -180,6 +198,16 @@ function forTypecheck(program: GeneratedProgram, file: string, text: string): st
     for (const q of ["'", '"']) out = out.split(`${q}${r.from}${q}`).join(`${q}${r.to}${q}`);
   }
   return out === text ? undefined : out;
+}
+
+/**
+ * A program without a package.json of its own gets a private one: the scratch folder is inside
+ * this repository, whose package.json (published, ESM) would otherwise be the program's package
+ * for W-EDGE (its exported functions' callers "live elsewhere") and for the files searched for
+ * callers. ESM like this repository's, which the programs were written and type-checked for.
+ */
+function isolation(program: GeneratedProgram): Record<string, string> {
+  return 'package.json' in program.files ? {} : { 'package.json': '{ "name": "fuzz-program", "private": true, "type": "module" }\n' };
 }
 
 function writeFiles(dir: string, files: Record<string, string>): void {
@@ -234,7 +262,7 @@ export async function checkPrograms(seeds: number[], opts: CheckOptions = {}): P
       const names = Object.keys(program.files).sort();
       const inDir = path.join(scratch, 'in', String(seed));
       const outDir = path.join(scratch, 'out', String(seed));
-      writeFiles(inDir, program.files);
+      writeFiles(inDir, { ...isolation(program), ...program.files });
       for (const line of inputLines) for (const f of names) if (isTs(f)) add(line, path.join('in', String(seed), f), program, program.files[f]);
       await checkOne(seed, program, names, inDir, outDir);
       opts.onProgram?.(seed, ++done, seeds.length);
@@ -362,7 +390,7 @@ export async function checkPrograms(seeds: number[], opts: CheckOptions = {}): P
     if (changes.length === 0) return;
     outputs.set(seed, out);
     result.changedPrograms++;
-    writeFiles(outDir, out);
+    writeFiles(outDir, { ...isolation(program), ...out });
     if (!parsed) return; // already a failure; tsc would only repeat it
     for (const line of sdkLines) for (const f of names) if (isTs(f)) add(line, path.join('out', String(seed), f), program, out[f]);
     try {
