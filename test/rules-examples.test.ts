@@ -22,6 +22,9 @@ describe('rule registry examples', () => {
   const errors = new Map<string, TypeError[]>();
   before(async () => {
     mkdirSync(dir, { recursive: true });
+    // the examples are the public functions of a published package: a returned result is its API
+    // (W-EDGE), whatever package the checkout itself sits in
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'rule-examples', version: '1.0.0', main: 'index.js' }));
     const checked = examples.filter((r) => !r.example!.skipTypecheck);
     for (const r of checked) writeFileSync(path.join(dir, `${r.id}.after.ts`), exampleModule(r.example!, 'after'));
     const files = checked.map((r) => path.join(dir, `${r.id}.after.ts`));

@@ -323,7 +323,7 @@ export const RULES: readonly RuleInfo[] = [
     id: 'O-ESCAPE', summary: 'a result that leaves the function (returned, stored, spread, passed on) is reported',
     example: {
       before: "return client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });",
-      after: `${marker('result-escapes', 'The Chat result leaves this code (return); its consumers must change too.')}\nreturn client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });`,
+      after: `${marker('result-escapes', 'The Chat result leaves this code (return: example: exported from a published package (its callers live elsewhere) (O-ESCAPE.ts)); its consumers must change too.')}\nreturn client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });`,
     },
   },
   {
@@ -439,7 +439,7 @@ export const RULES: readonly RuleInfo[] = [
     id: 'G-UNIT', summary: 'sites sharing params, messages, tools or results migrate together or not at all',
     example: {
       before: "const messages = [{ role: 'user' as const, content: q }];\nconst first = await client.chat.completions.create({ model: 'gpt-4o-mini', messages });\nconsole.log(first.choices[0].message.content);\nreturn client.chat.completions.create({ model: 'gpt-4o-mini', messages });",
-      after: "const messages = [{ role: 'user' as const, content: q }];\n// TODO(migrate-responses): unit-blocked: Blocked by another site in the same unit.\nconst first = await client.chat.completions.create({ model: 'gpt-4o-mini', messages });\nconsole.log(first.choices[0].message.content);\n// TODO(migrate-responses): result-escapes: The Chat result leaves this code (return); its consumers must change too.\nreturn client.chat.completions.create({ model: 'gpt-4o-mini', messages });",
+      after: "const messages = [{ role: 'user' as const, content: q }];\n// TODO(migrate-responses): unit-blocked: Blocked by another site in the same unit.\nconst first = await client.chat.completions.create({ model: 'gpt-4o-mini', messages });\nconsole.log(first.choices[0].message.content);\n// TODO(migrate-responses): result-escapes: The Chat result leaves this code (return: example: exported from a published package (its callers live elsewhere) (G-UNIT.ts)); its consumers must change too.\nreturn client.chat.completions.create({ model: 'gpt-4o-mini', messages });",
     },
   },
 ];
