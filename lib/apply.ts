@@ -9,6 +9,7 @@ import { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { relativePath } from './files.js';
+import { isFile } from './project/layout.js';
 import type { CreatedFile, Edit, FilePlan, SitePlan } from './plan.js';
 import type { FileError } from './report/model.js';
 import type { MarkerRequest, TransformContext } from '../transforms/index.js';
@@ -143,7 +144,7 @@ async function prepare(sets: WriteSet[], input: ApplyInput, ledger: Ledger): Pro
   const pending: Pending[] = [];
   for (const set of sets) {
     const files = set.files.map((f) => f.file);
-    const outside = files.find((f) => !insideRoots(f, input.roots));
+    const outside = set.files.find((f) => !(insideRoots(f.file, input.roots) || (f.create !== undefined && besideRootFile(f.file, input.roots))))?.file;
     if (outside) {
       ledger.drop(set, files, outside, 'rewrite refused: the file is outside the paths given', 'write-failed', 'outside the paths given');
       continue;
@@ -240,6 +241,11 @@ function notDone(set: WriteSet, file: string): string {
 
 function insideRoots(file: string, roots: string[]): boolean {
   return roots.some((root) => file === root || file.startsWith(root.endsWith(path.sep) ? root : root + path.sep));
+}
+
+/** A file to create may also go in the folder of a file given (lib/runtime/placement.ts places it so). */
+function besideRootFile(file: string, roots: string[]): boolean {
+  return roots.some((root) => path.dirname(root) === path.dirname(file) && isFile(root));
 }
 
 async function readState(file: string): Promise<SourceState> {
