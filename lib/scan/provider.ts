@@ -85,6 +85,9 @@ export class ProviderResolver {
   }
 
   private computeOrigins(expr: ts.Expression, depth: number): Origin[] {
+    // `null` / `undefined`: no client at all (a lazy field before its first use, a reset); a call
+    // through it throws, so it adds nothing to what the call can go through
+    if (isUndefinedLike(expr) || ts.isVoidExpression(expr)) return [];
     if (ts.isAwaitExpression(expr)) return this.origins(expr.expression, depth);
     const exported = this.commonJsExport(expr);
     if (exported) return exported.flatMap((e) => this.origins(e, depth));
@@ -519,12 +522,12 @@ export class ProviderResolver {
           }
         }
       }
+      // `this.x = …`, the lazy `this.x ??= …` / `this.x ||= …`, and a static field written through
+      // the class name (`Cls.x = …`, `Cls.#x ??= …`)
       walk(c, (n) => {
-        if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+        if (ts.isBinaryExpression(n) && FIELD_WRITES.has(n.operatorToken.kind)) {
           const left = unwrap(n.left);
-          if (ts.isPropertyAccessExpression(left) && left.expression.kind === ts.SyntaxKind.ThisKeyword && left.name.text === name) {
-            values.push(n.right);
-          }
+          if (ts.isPropertyAccessExpression(left) && left.name.text === name && this.namesClass(left.expression, c)) values.push(n.right);
         }
       });
       if (c !== cls && c.getText().includes('baseURL')) subclassSwapsProvider = true;
@@ -544,6 +547,13 @@ export class ProviderResolver {
       return this.byType(use, 'injected', `${evidence} (never assigned in view)`);
     }
     return out;
+  }
+
+  /** `this` inside the class, or the class's own name (a static member written as `Cls.x`). */
+  private namesClass(e: ts.Expression, cls: ts.ClassLikeDeclaration): boolean {
+    const target = unwrap(e);
+    if (target.kind === ts.SyntaxKind.ThisKeyword) return true;
+    return ts.isIdentifier(target) && cls.name?.text === target.text && resolveClass(this.ctx.checker, target) === cls;
   }
 
   private fromClassMember(decl: ts.PropertyDeclaration | ts.GetAccessorDeclaration, use: ts.Node, depth: number): Origin[] {
@@ -833,6 +843,11 @@ export function envVariable(e: ts.Expression): string | undefined {
 function isUndefinedLike(e: ts.Expression): boolean {
   return (ts.isIdentifier(e) && e.text === 'undefined') || e.kind === ts.SyntaxKind.NullKeyword;
 }
+
+/** Operators that store their right-hand side in a field: `=`, and the lazy `??=`, `||=`, `&&=`. */
+const FIELD_WRITES: ReadonlySet<ts.SyntaxKind> = new Set([
+  ts.SyntaxKind.EqualsToken, ts.SyntaxKind.QuestionQuestionEqualsToken, ts.SyntaxKind.BarBarEqualsToken, ts.SyntaxKind.AmpersandAmpersandEqualsToken,
+]);
 
 function isConditional(node: ts.Node, decl: ts.Node): boolean {
   let current = node.parent;
