@@ -3,6 +3,7 @@ import type { AllowList } from '../allow.js';
 import { relativePath } from '../files.js';
 import { ts } from './ast.js';
 import type { BindingScope } from './bindings.js';
+import type { CallerSearch } from './injected.js';
 
 export type { AllowList };
 
@@ -19,6 +20,13 @@ export interface ScanContext extends BindingScope {
    * that may subclass them and runs again when any is missing from the program.
    */
   fieldOwners: Set<string>;
+  /**
+   * W-INJECTED: the importers of exports looked for (and loaded), and the exports a pass asks
+   * for; the scan looks for those and runs again (lib/scan/injected.ts).
+   */
+  callers: CallerSearch;
+  /** W-EDGE: the published package whose public entry points reach a file, if one does. */
+  publishedBy(file: string): string | undefined;
 }
 
 export const relativeFile = relativePath;

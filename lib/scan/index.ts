@@ -18,6 +18,7 @@ import { ProjectLayout } from '../project/layout.js';
 import { ModuleResolver } from '../project/resolver.js';
 import { mayHoldCallSite } from '../files.js';
 import { exportsChatEndpoint, importersOf } from './endpoint-importers.js';
+import { CallerSearch, PublishedPackages, findCallerFiles } from './injected.js';
 import { ProviderResolver, type ReasonRef } from './provider.js';
 import { RequestAnalyzer } from './request.js';
 import { ResultAnalyzer } from './results.js';
@@ -48,6 +49,15 @@ export interface ScanResult {
 
 export const IGNORE_MARKER = 'migrate-responses-ignore';
 
+/** Rounds of looking for the callers of injected clients' holders (W-INJECTED), at most. */
+const MAX_CALLER_ROUNDS = 3;
+
+/** W-INJECTED state shared by the passes of a run. */
+interface Injection {
+  callers: CallerSearch;
+  published: PublishedPackages;
+}
+
 /** A class that extends another (`class X extends Y`, also `extends Mixin([A, B])`). */
 const SUBCLASS = /\bclass\b[^{;]*\bextends\b/;
 
@@ -68,7 +78,8 @@ export function scan(input: ScanInput): ScanResult {
     errors.push({ file: relativeFile(input.cwd, c.path), message: `not scanned: brackets nest deeper than ${MAX_NESTING} levels (the parsers would overflow their stack)` });
     return false;
   });
-  const modules = new ModuleResolver(new ProjectLayout());
+  const layout = new ProjectLayout();
+  const modules = new ModuleResolver(layout);
   // The first program holds the files that can hold a site and what they import (import-depth.ts).
   // A pass can find that a question needs more; the next program adds it (trees already parsed
   // are reused) and the files concerned are analysed again:
@@ -76,33 +87,59 @@ export function scan(input: ScanInput): ScanResult {
   //    the client a base-class method calls through): candidate files that extend something and
   //    name that class;
   //  - the importers of a module that exports the Chat Completions endpoint (raw HTTP);
+  //  - the modules that call or construct the holder of an injected client (W-INJECTED), and
+  //    what they import;
   //  - the ECMAScript lib, in import tracking, when a message's type needs it.
   const siteFiles = candidates.filter((c) => mayHoldCallSite(c.text));
   const sitePaths = siteFiles.map((c) => c.path);
   const siteSet = new Set(sitePaths.map((p) => path.normalize(p)));
   const roots = [...sitePaths];
   const sources = new Map<string, ts.SourceFile>();
+  const texts = new Map(candidates.map((c) => [path.normalize(c.path), c.text]));
+  const injected: Injection = { callers: new CallerSearch(), published: new PublishedPackages(layout, modules, texts) };
   let project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
-  let pass = analyseFiles(sitePaths, project, modules, input);
+  let pass = analyseFiles(sitePaths, project, modules, input, injected);
 
   const subclassFiles = subclassCandidates(pass.fieldOwners, candidates.filter((c) => !siteSet.has(path.normalize(c.path))));
   const endpointModules = new Set(sitePaths.map((p) => project.sourceFile(p)).filter((sf): sf is ts.SourceFile => Boolean(sf && exportsChatEndpoint(sf))).map((sf) => path.normalize(sf.fileName)));
   const importers = endpointModules.size && input.files
-    ? importersOf(endpointModules, input.files, siteSet, modules, new Map(candidates.map((c) => [path.normalize(c.path), c.text])))
+    ? importersOf(endpointModules, input.files, siteSet, modules, texts)
     : [];
   const importerSet = new Set(importers);
   if (subclassFiles.length || importers.length) {
     roots.push(...subclassFiles, ...importers);
     project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
-    pass = analyseFiles([...sitePaths, ...importers], project, modules, input, importerSet);
+    pass = analyseFiles([...sitePaths, ...importers], project, modules, input, injected, importerSet);
+  }
+  // W-INJECTED: a pass asked for the importers of the exported holder of an injected client
+  // (injected.ts); they are looked for among all the files of the run, loaded with what they
+  // import (and the subclass files of classes found since), and the sites are analysed again.
+  const expand = new Set<string>();
+  const rootSet = new Set(roots.map((r) => path.normalize(r)));
+  for (let round = 0; round < MAX_CALLER_ROUNDS && injected.callers.wanted.size; round++) {
+    const wanted = [...injected.callers.wanted.values()];
+    injected.callers.wanted.clear();
+    const found = findCallerFiles(wanted, input.files ?? candidates.map((c) => c.path), texts);
+    for (const [key, files] of found) injected.callers.searched.set(key, files);
+    const subclasses = subclassCandidates(pass.fieldOwners, candidates.filter((c) => !rootSet.has(path.normalize(c.path))));
+    const added = [...new Set([...[...found.values()].flat(), ...subclasses.map((f) => path.normalize(f))])].filter((f) => !rootSet.has(f));
+    if (added.length) {
+      for (const f of added) {
+        rootSet.add(f);
+        roots.push(f);
+        expand.add(f);
+      }
+      project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources, expand });
+    }
+    pass = analyseFiles([...sitePaths, ...importers], project, modules, input, injected, importerSet);
   }
   // Import tracking leaves out the ECMAScript lib (it costs more than the rest of a typical scan).
   // When a site's messages could not be typed because of it (`input.trim()` has no type without
   // the lib), the files with such sites are analysed again with a program that has it.
   const gaps = new Set(pass.analysed.filter((a) => a.analysis.libTypeGap).map((a) => a.sf.fileName));
   if (gaps.size && !project.typeAware && !project.degraded) {
-    project = createScanProject({ candidates, roots, resolver: modules, sources, withLib: true });
-    const again = analyseFiles([...gaps], project, modules, input, importerSet);
+    project = createScanProject({ candidates, roots, resolver: modules, sources, withLib: true, expand });
+    const again = analyseFiles([...gaps], project, modules, input, injected, importerSet);
     pass = { ...pass, analysed: [...pass.analysed.filter((a) => !gaps.has(a.sf.fileName)), ...again.analysed], assumedDefault: pass.assumedDefault || again.assumedDefault };
   }
   errors.push(...pass.errors);
@@ -160,7 +197,7 @@ function subclassCandidates(owners: ReadonlySet<string>, candidates: readonly Ca
 }
 
 /** Find and analyse the sites of these files with this program; syntax and scanner errors go to `errors`. */
-function analyseFiles(files: string[], project: ScanProject, modules: ModuleResolver, input: ScanInput, endpointImporters: ReadonlySet<string> = new Set()): Pass {
+function analyseFiles(files: string[], project: ScanProject, modules: ModuleResolver, input: ScanInput, injected: Injection, endpointImporters: ReadonlySet<string> = new Set()): Pass {
   const ctx: ScanContext = {
     checker: project.checker,
     program: project.program,
@@ -170,6 +207,8 @@ function analyseFiles(files: string[], project: ScanProject, modules: ModuleReso
     subclassesOf: buildSubclassIndex(project.program, project.checker),
     resolve: (specifier, fromFile) => modules.resolve(specifier, fromFile),
     fieldOwners: new Set(),
+    callers: injected.callers,
+    publishedBy: (file) => injected.published.publishedBy(file),
   };
   const resolver = new ProviderResolver(ctx);
   const errors: FileError[] = [];

@@ -91,6 +91,8 @@ export interface ProjectInput {
   withLib?: boolean;
   /** Steps of import followed from the roots (lib/scan/import-depth.ts). */
   maxDepth?: number;
+  /** Roots whose imports are followed although they call nothing (normalised paths). */
+  expand?: ReadonlySet<string>;
   /**
    * Source files parsed by an earlier program of the same run, reused (and filled): a second
    * program then parses and binds only what the first did not have.
@@ -163,7 +165,7 @@ function build(input: ProjectInput, tsconfig: string | undefined): ScanProject {
   const depths = importDepths(input.roots, input.resolver, {
     sourceOf: (file) => (isSafeToParse(file) ? host.getSourceFile(file, target) : undefined),
     textOf: (file) => host.readFile(file),
-  }, input.maxDepth);
+  }, input.maxDepth, input.expand);
   host.resolveModuleNames = resolvedBy(input.resolver, host, options, Boolean(config), (file) => depths.has(path.normalize(file)) && isSafeToParse(file));
   const program = ts.createProgram({ rootNames: input.roots, options, host });
   const checker = program.getTypeChecker();

@@ -13,14 +13,18 @@ import {
 } from './ast.js';
 import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf } from './bindings.js';
 import { type ScanContext, locationOf, resolveClass, isProjectFile } from './context.js';
+import { holderOf, invocationsOf, type Invocation } from './injected.js';
 
 export type { ReasonRef };
 
 /** One possible origin of a receiver. A union (P-UNION) has several. */
 export type Origin =
   | { kind: 'sdk'; provider: Provider; evidence: string; reason?: ReasonRef; notes: Note[]; isDefault: boolean }
-  /** Another library's client (N05): its calls are not sites. */
-  | { kind: 'foreign'; evidence: string }
+  /**
+   * Another library's client (N05): its calls are not sites. `double`: an object literal that
+   * imitates the client (a test double, N04).
+   */
+  | { kind: 'foreign'; evidence: string; double?: boolean }
   /** A wrapper around an openai client that keeps the method shape (P-WRAPPER). */
   | { kind: 'wrapper'; evidence: string; provider: Provider };
 
@@ -38,6 +42,9 @@ export interface ClientResolution {
 }
 
 const MAX_DEPTH = 24;
+
+/** W-INJECTED: the clients the calls of a parameter's holder pass, or why they cannot all be seen. */
+type Injected = { origins: Origin[] } | { why: string };
 
 /** `provider-unknown` details that still describe a client the SDK constructs in view. */
 const CONSTRUCTED_UNKNOWN: ReadonlySet<string> = new Set(['runtime-base-url', 'options-spread', 'subclass', 'model-hint']);
@@ -157,7 +164,7 @@ export class ProviderResolver {
     if (ts.isObjectLiteralExpression(value)) {
       const completions = literalMember(value, 'completions');
       if (completions === 'spread') return this.unknown(obj, 'injected', `an object literal with a spread in ${where}`);
-      if (!completions || (ts.isExpression(completions) && ts.isObjectLiteralExpression(unwrap(completions)))) return [{ kind: 'foreign', evidence: `an object literal that imitates the client in ${where} (a test double)` }];
+      if (!completions || (ts.isExpression(completions) && ts.isObjectLiteralExpression(unwrap(completions)))) return [{ kind: 'foreign', evidence: `an object literal that imitates the client in ${where} (a test double)`, double: true }];
       return this.unknown(obj, 'injected', `an object literal whose chat.completions comes from elsewhere in ${where}`);
     }
     // `{ chat: client.chat }`: the client the resource belongs to, but the literal has no `responses`
@@ -417,7 +424,7 @@ export class ProviderResolver {
       if (values.length === 0) return this.byType(decl.name, 'injected', `${decl.name.text} in ${locationOf(this.ctx, decl)} (never assigned in view)`);
       return values.flatMap((v) => this.origins(v, depth));
     }
-    if (ts.isParameter(decl)) return this.fromTyped(decl, decl.type, `${shortText(decl.name, 30)} is a parameter in ${locationOf(this.ctx, decl)}`);
+    if (ts.isParameter(decl)) return this.fromParameter(decl, [], undefined, `${shortText(decl.name, 30)} is a parameter in ${locationOf(this.ctx, decl)}`, undefined, depth);
     if (ts.isBindingElement(decl)) {
       const target = aliasTarget(this.ctx.checker, decl);
       if (target) return this.fromDeclaration(target, use, depth);
@@ -426,7 +433,11 @@ export class ProviderResolver {
       const fromObject = this.bindingElementValue(decl);
       if (fromObject) return this.origins(fromObject, depth);
       const root = bindingRoot(decl);
-      if (root && ts.isParameter(root)) return this.fromTyped(root, undefined, `${shortText(decl.name, 30)} is destructured from a parameter in ${locationOf(this.ctx, decl)}`, use);
+      if (root && ts.isParameter(root)) {
+        const evidence = `${shortText(decl.name, 30)} is destructured from a parameter in ${locationOf(this.ctx, decl)}`;
+        const keys = bindingPath(decl);
+        return keys ? this.fromParameter(root, keys, decl.initializer, evidence, use, depth) : this.fromTyped(root, undefined, evidence, use);
+      }
       return this.byType(use, 'injected', `${shortText(decl.name, 30)} in ${locationOf(this.ctx, decl)}`);
     }
     if (ts.isImportSpecifier(decl) || ts.isImportClause(decl) || ts.isNamespaceImport(decl) || ts.isExportSpecifier(decl) || ts.isImportEqualsDeclaration(decl)) {
@@ -491,6 +502,14 @@ export class ProviderResolver {
       const value = obj && propertyValue(obj.properties.find((p) => propertyNameText(p.name) === name));
       if (value) return this.origins(value, depth);
     }
+    // `options.client` of a parameter: what every caller passes there (W-INJECTED)
+    if (name && ts.isIdentifier(object)) {
+      const param = declarationOf(this.ctx.checker, object);
+      if (param && ts.isParameter(param) && ts.isIdentifier(param.name) && !(param.type && this.classesOfTypeNode(param.type))) {
+        const found = this.fromInjected(param, [name], undefined, depth);
+        if ('origins' in found) return found.origins;
+      }
+    }
     const symbol = this.ctx.checker.getSymbolAtLocation(ts.isPropertyAccessExpression(expr) ? expr.name : expr.argumentExpression);
     const decl = symbol?.declarations?.[0];
     if (decl && isProjectFile(decl.getSourceFile())) return this.fromDeclaration(decl, expr, depth);
@@ -541,7 +560,7 @@ export class ProviderResolver {
     }
     if (subclassSwapsProvider) return [subclassUnknown(`${evidence}; a subclass changes baseURL`)];
     const out = values.flatMap((v) => this.origins(v, depth));
-    if (injected) out.push(...this.fromTyped(injected, injected.type, `this.${name} is a constructor parameter in ${locationOf(this.ctx, injected)}`));
+    if (injected) out.push(...this.fromParameter(injected, [], undefined, `this.${name} is a constructor parameter in ${locationOf(this.ctx, injected)}`, undefined, depth));
     if (out.length === 0) {
       if (typed) return this.fromTyped(typed, typed.type, `${evidence} (never constructed in view)`);
       return this.byType(use, 'injected', `${evidence} (never assigned in view)`);
@@ -561,6 +580,121 @@ export class ProviderResolver {
     const name = propertyNameText(decl.name);
     if (ts.isClassLike(cls) && name) return this.fromThisField(cls, name, use, depth);
     return this.byType(use, 'injected', `${shortText(use, 30)} in ${locationOf(this.ctx, use)}`);
+  }
+
+  // ---- injected clients (W-INJECTED) ----------------------------------------------------------
+
+  private readonly injectedCache = new Map<string, Injected>();
+  private readonly injectedActive = new Set<string>();
+
+  /**
+   * A parameter that holds the client, or the key `path` of an options parameter (`{ client }`,
+   * `options.client`): proven by every call or construction of its holder in view (W-INJECTED);
+   * otherwise injected (P-INJECTED), with why in the evidence.
+   */
+  private fromParameter(param: ts.ParameterDeclaration, path: readonly string[], leafDefault: ts.Expression | undefined, evidence: string, use: ts.Node | undefined, depth: number): Origin[] {
+    // a parameter typed with another SDK's class, or only with AzureOpenAI, is what its type says
+    const classes = path.length === 0 && param.type ? this.classesOfTypeNode(param.type) : undefined;
+    if (!classes || classes.includes('openai')) {
+      const found = this.fromInjected(param, path, leafDefault, depth);
+      if ('origins' in found) return found.origins;
+      evidence = `${evidence} (${found.why})`;
+    }
+    return this.fromTyped(param, path.length ? undefined : param.type, evidence, use);
+  }
+
+  private fromInjected(param: ts.ParameterDeclaration, path: readonly string[], leafDefault: ts.Expression | undefined, depth: number): Injected {
+    const key = `${param.getSourceFile().fileName}:${param.pos}:${path.join('.')}`;
+    const cached = this.injectedCache.get(key);
+    if (cached) return cached;
+    // a holder that passes its own parameter on to itself adds nothing
+    if (this.injectedActive.has(key)) return { origins: [] };
+    if (depth > MAX_DEPTH) return { why: 'too deep to follow' };
+    this.injectedActive.add(key);
+    try {
+      const result = this.computeInjected(param, path, leafDefault, depth + 1);
+      this.injectedCache.set(key, result);
+      return result;
+    } finally {
+      this.injectedActive.delete(key);
+    }
+  }
+
+  private computeInjected(param: ts.ParameterDeclaration, path: readonly string[], leafDefault: ts.Expression | undefined, depth: number): Injected {
+    if (param.dotDotDotToken) return { why: 'a rest parameter' };
+    const fn = param.parent;
+    if (!isFunctionLike(fn)) return { why: 'not a parameter of a function' };
+    const holder = holderOf(fn);
+    if ('why' in holder) return holder;
+    const found = invocationsOf(this.ctx, holder);
+    if ('why' in found) return found;
+    const verb = holder.kind === 'class' ? 'constructed' : 'called';
+    if (found.calls.length === 0) return { why: `${holder.name} is never ${verb} in view` };
+    const index = fn.parameters.filter((p) => !(ts.isIdentifier(p.name) && p.name.text === 'this')).indexOf(param);
+    // one origin per distinct client, naming the calls that pass it
+    const groups = new Map<string, { origin: Origin; by: string[] }>();
+    const doubles: string[] = [];
+    for (const call of found.calls) {
+      const by = `${callText(call.expr)} in ${locationOf(this.ctx, call.expr)}`;
+      for (const origin of this.argumentOrigins(call, index, param, path, leafDefault, by, depth)) {
+        // a test double (N04) passed by a test is not a client the call can reach production through
+        if (origin.kind === 'foreign' && origin.double) {
+          if (!doubles.includes(by)) doubles.push(by);
+          continue;
+        }
+        const key = JSON.stringify([origin.kind, 'provider' in origin ? origin.provider : '', origin.kind === 'sdk' ? origin.reason ?? null : null, origin.evidence]);
+        const group = groups.get(key) ?? { origin, by: [] };
+        if (!group.by.includes(by)) group.by.push(by);
+        groups.set(key, group);
+      }
+    }
+    if (groups.size === 0) return { why: doubles.length ? `every call of ${holder.name} in view passes a test double` : `${holder.name} is never ${verb} with a client in view` };
+    const origins = [...groups.values()].map(({ origin, by }) => ({ ...origin, evidence: `${origin.evidence}, passed by ${by.join(' and ')}` }));
+    if (doubles.length) origins[0] = { ...origins[0], evidence: `${origins[0].evidence} (the test doubles passed by ${doubles.join(' and ')} are not clients)` };
+    return { origins };
+  }
+
+  /** The clients one call passes at `index` (and `path` inside an options object). */
+  private argumentOrigins(call: Invocation, index: number, param: ts.ParameterDeclaration, path: readonly string[], leafDefault: ts.Expression | undefined, by: string, depth: number): Origin[] {
+    const spread = call.args.findIndex(ts.isSpreadElement);
+    if (spread >= 0 && spread <= index) return this.unknown(call.expr, 'injected', `${by} spreads its arguments`);
+    const arg = call.args[index];
+    if (!arg || isUndefinedLike(unwrap(arg))) {
+      if (param.initializer) return this.valueAt(param.initializer, path, leafDefault, by, depth);
+      return this.unknown(call.expr, 'injected', `${by} passes no client`);
+    }
+    return this.valueAt(arg, path, leafDefault, by, depth);
+  }
+
+  /** The value at `path` of an options object passed by a call (`{ client }`, a local options const). */
+  private valueAt(expr: ts.Expression, path: readonly string[], leafDefault: ts.Expression | undefined, by: string, depth: number): Origin[] {
+    if (path.length === 0) return this.origins(expr, depth);
+    const e = unwrap(expr);
+    const obj = ts.isObjectLiteralExpression(e) ? e : this.localObject(e);
+    if (obj) {
+      let value: ts.Expression | undefined;
+      let spreadAfter = false;
+      for (const p of obj.properties) {
+        if (ts.isSpreadAssignment(p)) spreadAfter = true;
+        else if (propertyNameText(p.name) === path[0]) {
+          value = propertyValue(p);
+          spreadAfter = false;
+        }
+      }
+      if (spreadAfter) return this.unknown(e, 'injected', `${by} passes options with a spread`);
+      if (value) return this.valueAt(value, path.slice(1), leafDefault, by, depth);
+      if (path.length === 1 && leafDefault) return this.origins(leafDefault, depth);
+      return this.unknown(e, 'injected', `${by} passes no ${path[0]}`);
+    }
+    if (ts.isIdentifier(e)) {
+      const param = declarationOf(this.ctx.checker, e);
+      if (param && ts.isParameter(param) && ts.isIdentifier(param.name)) {
+        const found = this.fromInjected(param, path, leafDefault, depth);
+        if ('origins' in found) return found.origins;
+        return this.unknown(e, 'injected', `${by} passes ${shortText(e, 30)}, a parameter (${found.why})`);
+      }
+    }
+    return this.unknown(e, 'injected', `${by} passes options built elsewhere`);
   }
 
   // ---- calls ---------------------------------------------------------------------------------
@@ -883,6 +1017,28 @@ function thisClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
     current = current.parent;
   }
   return undefined;
+}
+
+/** `new ChatService(openai)`, or `new ChatService(…)` when the arguments are long. */
+function callText(call: ts.CallExpression | ts.NewExpression): string {
+  const text = shortText(call, 200);
+  if (text.length <= 40) return text;
+  const callee = call.expression.kind === ts.SyntaxKind.SuperKeyword ? 'super' : shortText(call.expression, 30);
+  return `${ts.isNewExpression(call) ? 'new ' : ''}${callee}(…)`;
+}
+
+/** The keys from a destructured parameter down to this element (`{ deps: { client } }` → deps, client); undefined through an array or a computed key. */
+function bindingPath(decl: ts.BindingElement): string[] | undefined {
+  const keys: string[] = [];
+  let current: ts.Node = decl;
+  while (ts.isBindingElement(current)) {
+    if (!ts.isObjectBindingPattern(current.parent) || current.dotDotDotToken) return undefined;
+    const key = propertyNameText(current.propertyName ?? (ts.isIdentifier(current.name) ? current.name : undefined));
+    if (key === undefined) return undefined;
+    keys.unshift(key);
+    current = current.parent.parent;
+  }
+  return keys;
 }
 
 function bindingRoot(decl: ts.BindingElement): ts.Node | undefined {
