@@ -25,6 +25,11 @@ export interface ScanContext extends BindingScope {
    * for; the scan looks for those and runs again (lib/scan/injected.ts).
    */
   callers: CallerSearch;
+  /**
+   * Files that pass a test double (N04) to the holder of an injected client proven by its other
+   * callers: the double still imitates chat.completions (a `test-mock` notice).
+   */
+  doubles: Set<string>;
   /** W-EDGE: the published package whose public entry points reach a file, if one does. */
   publishedBy(file: string): string | undefined;
 }

@@ -207,6 +207,7 @@ function analyseFiles(files: string[], project: ScanProject, modules: ModuleReso
     subclassesOf: buildSubclassIndex(project.program, project.checker),
     resolve: (specifier, fromFile) => modules.resolve(specifier, fromFile),
     fieldOwners: new Set(),
+    doubles: new Set(),
     callers: injected.callers,
     publishedBy: (file) => injected.published.publishedBy(file),
   };
@@ -244,6 +245,7 @@ function analyseFiles(files: string[], project: ScanProject, modules: ModuleReso
       }
     }
   }
+  for (const file of [...ctx.doubles].sort()) if (!pass.mockFiles.includes(file)) pass.mockFiles.push(file);
   return pass;
 }
 

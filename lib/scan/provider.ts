@@ -633,13 +633,14 @@ export class ProviderResolver {
     const index = fn.parameters.filter((p) => !(ts.isIdentifier(p.name) && p.name.text === 'this')).indexOf(param);
     // one origin per distinct client, naming the calls that pass it
     const groups = new Map<string, { origin: Origin; by: string[] }>();
-    const doubles: string[] = [];
+    const doubles: Invocation[] = [];
+    const byOf = (call: Invocation) => `${callText(call.expr)} in ${locationOf(this.ctx, call.expr)}`;
     for (const call of found.calls) {
-      const by = `${callText(call.expr)} in ${locationOf(this.ctx, call.expr)}`;
+      const by = byOf(call);
       for (const origin of this.argumentOrigins(call, index, param, path, leafDefault, by, depth)) {
         // a test double (N04) passed by a test is not a client the call can reach production through
         if (origin.kind === 'foreign' && origin.double) {
-          if (!doubles.includes(by)) doubles.push(by);
+          if (!doubles.includes(call)) doubles.push(call);
           continue;
         }
         const key = JSON.stringify([origin.kind, 'provider' in origin ? origin.provider : '', origin.kind === 'sdk' ? origin.reason ?? null : null, origin.evidence]);
@@ -650,7 +651,8 @@ export class ProviderResolver {
     }
     if (groups.size === 0) return { why: doubles.length ? `every call of ${holder.name} in view passes a test double` : `${holder.name} is never ${verb} with a client in view` };
     const origins = [...groups.values()].map(({ origin, by }) => ({ ...origin, evidence: `${origin.evidence}, passed by ${by.join(' and ')}` }));
-    if (doubles.length) origins[0] = { ...origins[0], evidence: `${origins[0].evidence} (the test doubles passed by ${doubles.join(' and ')} are not clients)` };
+    for (const call of doubles) this.ctx.doubles.add(call.expr.getSourceFile().fileName);
+    if (doubles.length) origins[0] = { ...origins[0], evidence: `${origins[0].evidence} (the test doubles passed by ${doubles.map(byOf).join(' and ')} are not clients)` };
     return { origins };
   }
 
