@@ -10,6 +10,7 @@ import {
 } from '../rules/providers.js';
 import {
   ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, isWriteReference, climbWrappers, returnExpressions,
+  isAssignmentOperator,
 } from './ast.js';
 import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf } from './bindings.js';
 import { type ScanContext, locationOf, resolveClass, isProjectFile } from './context.js';
@@ -436,7 +437,7 @@ export class ProviderResolver {
       if (root && ts.isParameter(root)) {
         const evidence = `${shortText(decl.name, 30)} is destructured from a parameter in ${locationOf(this.ctx, decl)}`;
         const keys = bindingPath(decl);
-        return keys ? this.fromParameter(root, keys, decl.initializer, evidence, use, depth) : this.fromTyped(root, undefined, evidence, use);
+        return keys && ts.isIdentifier(decl.name) ? this.fromParameter(root, keys, decl.initializer, evidence, use, depth, decl.name) : this.fromTyped(root, undefined, evidence, use);
       }
       return this.byType(use, 'injected', `${shortText(decl.name, 30)} in ${locationOf(this.ctx, decl)}`);
     }
@@ -592,15 +593,49 @@ export class ProviderResolver {
    * `options.client`): proven by every call or construction of its holder in view (W-INJECTED);
    * otherwise injected (P-INJECTED), with why in the evidence.
    */
-  private fromParameter(param: ts.ParameterDeclaration, path: readonly string[], leafDefault: ts.Expression | undefined, evidence: string, use: ts.Node | undefined, depth: number): Origin[] {
+  private fromParameter(param: ts.ParameterDeclaration, path: readonly string[], leafDefault: ts.Expression | undefined, evidence: string, use: ts.Node | undefined, depth: number, local?: ts.Identifier): Origin[] {
     // a parameter typed with another SDK's class, or only with AzureOpenAI, is what its type says
     const classes = path.length === 0 && param.type ? this.classesOfTypeNode(param.type) : undefined;
     if (!classes || classes.includes('openai')) {
       const found = this.fromInjected(param, path, leafDefault, depth);
-      if ('origins' in found) return found.origins;
-      evidence = `${evidence} (${found.why})`;
+      // a destructured client written again in the function (`client ??= …`): those values too
+      const later = 'origins' in found && local ? this.writesTo(param.parent, local, []) : [];
+      if ('origins' in found && later !== 'opaque') {
+        return [...found.origins, ...later.flatMap((w) => this.valueAt(w.value, w.rest, undefined, w.by, depth))];
+      }
+      evidence = `${evidence} (${'why' in found ? found.why : `${local?.text} is written in its function in a way the tool cannot follow`})`;
     }
     return this.fromTyped(param, path.length ? undefined : param.type, evidence, use);
+  }
+
+  /**
+   * The values a parameter (or its `path[0]` member) is given inside its own function: `client =
+   * …`, `client ??= …`, `options.client = …`; 'opaque' for a write the tool cannot read (`+=`, `++`).
+   */
+  private writesTo(fn: ts.Node, id: ts.Identifier, path: readonly string[]): { value: ts.Expression; rest: readonly string[]; by: string }[] | 'opaque' {
+    const symbol = this.ctx.checker.getSymbolAtLocation(id);
+    if (!symbol) return [];
+    const out: { value: ts.Expression; rest: readonly string[]; by: string }[] = [];
+    let opaque = false;
+    const write = (target: ts.Node, rest: readonly string[]): void => {
+      const parent = target.parent;
+      if (!ts.isBinaryExpression(parent) || parent.left !== target || !isAssignmentOperator(parent.operatorToken.kind)) return;
+      if (FIELD_WRITES.has(parent.operatorToken.kind)) out.push({ value: parent.right, rest, by: `${shortText(parent.left, 30)} = … in ${locationOf(this.ctx, parent)}` });
+      else opaque = true;
+    };
+    walk(fn, (n) => {
+      if (opaque) return false;
+      if (!ts.isIdentifier(n) || n === id || n.text !== id.text || this.ctx.checker.getSymbolAtLocation(n) !== symbol) return undefined;
+      const outer = climbWrappers(n);
+      if (isWriteReference(n)) {
+        if (ts.isBinaryExpression(outer.parent)) write(outer, path);
+        else opaque = true;
+      } else if (path.length && ts.isPropertyAccessExpression(outer.parent) && outer.parent.expression === outer && outer.parent.name.text === path[0]) {
+        write(climbWrappers(outer.parent), path.slice(1));
+      }
+      return undefined;
+    });
+    return opaque ? 'opaque' : out;
   }
 
   private fromInjected(param: ts.ParameterDeclaration, path: readonly string[], leafDefault: ts.Expression | undefined, depth: number): Injected {
@@ -630,6 +665,9 @@ export class ProviderResolver {
     if ('why' in found) return found;
     const verb = holder.kind === 'class' ? 'constructed' : 'called';
     if (found.calls.length === 0) return { why: `${holder.name} is never ${verb} in view` };
+    // the parameter written in its own function (`client = wrap(client)`, `options.client ??= …`)
+    const written = ts.isIdentifier(param.name) ? this.writesTo(fn, param.name, path) : [];
+    if (written === 'opaque') return { why: `${param.name.getText()} is written in ${holder.name} in a way the tool cannot follow` };
     const index = fn.parameters.filter((p) => !(ts.isIdentifier(p.name) && p.name.text === 'this')).indexOf(param);
     // one origin per distinct client, naming the calls that pass it
     const groups = new Map<string, { origin: Origin; by: string[] }>();
@@ -649,8 +687,14 @@ export class ProviderResolver {
         groups.set(key, group);
       }
     }
+    for (const w of written) {
+      for (const origin of this.valueAt(w.value, w.rest, undefined, w.by, depth)) {
+        const key = JSON.stringify([origin.kind, 'provider' in origin ? origin.provider : '', origin.kind === 'sdk' ? origin.reason ?? null : null, origin.evidence]);
+        if (!groups.has(key)) groups.set(key, { origin, by: [] });
+      }
+    }
     if (groups.size === 0) return { why: doubles.length ? `every call of ${holder.name} in view passes a test double` : `${holder.name} is never ${verb} with a client in view` };
-    const origins = [...groups.values()].map(({ origin, by }) => ({ ...origin, evidence: `${origin.evidence}, passed by ${by.join(' and ')}` }));
+    const origins = [...groups.values()].map(({ origin, by }) => (by.length ? { ...origin, evidence: `${origin.evidence}, passed by ${by.join(' and ')}` } : origin));
     for (const call of doubles) this.ctx.doubles.add(call.expr.getSourceFile().fileName);
     if (doubles.length) origins[0] = { ...origins[0], evidence: `${origins[0].evidence} (the test doubles passed by ${doubles.map(byOf).join(' and ')} are not clients)` };
     return { origins };
