@@ -273,7 +273,9 @@ function usesIn(scope: InjectedScope, holder: Holder, sf: ts.SourceFile, names: 
   const wanted = new Set([...names, ...importedNames(sf)]);
   const checker = scope.checker;
   let why: string | undefined;
-  const isHolder = (id: ts.Identifier): boolean => {
+  const module = holder.node.getSourceFile();
+  /** The holder, its module (a namespace import or require), or something else. */
+  const target = (id: ts.Identifier): 'holder' | 'module' | undefined => {
     let symbol = ts.isShorthandPropertyAssignment(id.parent) && id.parent.name === id
       ? checker.getShorthandAssignmentValueSymbol(id.parent)
       : checker.getSymbolAtLocation(id);
@@ -281,21 +283,37 @@ function usesIn(scope: InjectedScope, holder: Holder, sf: ts.SourceFile, names: 
       try {
         symbol = checker.getAliasedSymbol(symbol);
       } catch {
-        return false;
+        return undefined;
       }
     }
-    return Boolean(symbol?.declarations?.some((d) => holder.decls.has(d)));
+    if (symbol?.declarations?.some((d) => holder.decls.has(d))) return 'holder';
+    return symbol?.declarations?.includes(module) ? 'module' : undefined;
   };
   const visit = (n: ts.Node): void => {
     if (why) return;
-    if (ts.isIdentifier(n) && wanted.has(n.text) && !seen.has(n) && n !== holder.nameNode && isHolder(n)) {
-      seen.add(n);
-      why = classify(scope, holder, n, uses);
+    if (ts.isIdentifier(n) && wanted.has(n.text) && !seen.has(n) && n !== holder.nameNode) {
+      const t = target(n);
+      if (t) seen.add(n);
+      if (t === 'holder') why = classify(scope, holder, n, uses);
+      else if (t === 'module') why = moduleUse(scope, holder, n);
     }
     ts.forEachChild(n, visit);
   };
   visit(sf);
   return why;
+}
+
+/**
+ * A use of the holder's module as an object (`import * as m`, `const m = require(…)`): `m.X` is
+ * found by its name; the object handed on whole may reach the holder out of sight.
+ */
+function moduleUse(scope: InjectedScope, holder: Holder, id: ts.Identifier): string | undefined {
+  const p = id.parent;
+  if (ts.isNamespaceImport(p) || ts.isImportEqualsDeclaration(p) || ts.isImportClause(p) || ts.isExportSpecifier(p) ||
+    (ts.isVariableDeclaration(p) && p.name === id) || ts.isBindingElement(p)) return undefined;
+  if (ts.isPropertyAccessExpression(p) && p.expression === id) return undefined;
+  if (ts.isQualifiedName(p) || ts.isTypeQueryNode(p) || ts.isTypeReferenceNode(p)) return undefined;
+  return `the module of ${holder.name} is used as a value in ${locationOf(scope, id)}, where its ${holder.kind === 'class' ? 'constructions' : 'calls'} cannot be followed`;
 }
 
 function classify(scope: InjectedScope, holder: Holder, id: ts.Identifier, uses: Uses): string | undefined {
@@ -333,9 +351,9 @@ function classify(scope: InjectedScope, holder: Holder, id: ts.Identifier, uses:
   }
   if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword && parent.right === outer) return undefined;
   if (ts.isTypeOfExpression(parent)) return undefined;
-  // a static member (`ChatService.defaultModel`), but not `.call`/`.apply`/`.bind`
+  // a static member (`ChatService.defaultModel`), but not `.call`/`.apply`/`.bind`/`.prototype`
   if (ts.isPropertyAccessExpression(parent) && parent.expression === outer) {
-    return ['call', 'apply', 'bind'].includes(parent.name.text) ? used : undefined;
+    return ['call', 'apply', 'bind', 'prototype'].includes(parent.name.text) ? used : undefined;
   }
   // CommonJS exports: `module.exports = X`, `exports.X = X`, `module.exports = { X }`
   if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && parent.right === outer) {
