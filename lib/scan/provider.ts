@@ -681,7 +681,7 @@ export class ProviderResolver {
           if (!doubles.includes(call)) doubles.push(call);
           continue;
         }
-        const key = JSON.stringify([origin.kind, 'provider' in origin ? origin.provider : '', origin.kind === 'sdk' ? origin.reason ?? null : null, origin.evidence]);
+        const key = originKey(origin);
         const group = groups.get(key) ?? { origin, by: [] };
         if (!group.by.includes(by)) group.by.push(by);
         groups.set(key, group);
@@ -689,7 +689,7 @@ export class ProviderResolver {
     }
     for (const w of written) {
       for (const origin of this.valueAt(w.value, w.rest, undefined, w.by, depth)) {
-        const key = JSON.stringify([origin.kind, 'provider' in origin ? origin.provider : '', origin.kind === 'sdk' ? origin.reason ?? null : null, origin.evidence]);
+        const key = originKey(origin);
         if (!groups.has(key)) groups.set(key, { origin, by: [] });
       }
     }
@@ -712,15 +712,24 @@ export class ProviderResolver {
     return this.valueAt(arg, path, leafDefault, by, depth);
   }
 
-  /** The value at `path` of an options object passed by a call (`{ client }`, a local options const). */
+  /**
+   * The value at `path` of an options object passed by a call (`{ client }`, a local options
+   * variable and what is written into it later: `options.client = …`).
+   */
   private valueAt(expr: ts.Expression, path: readonly string[], leafDefault: ts.Expression | undefined, by: string, depth: number): Origin[] {
     if (path.length === 0) return this.origins(expr, depth);
     const e = unwrap(expr);
-    const obj = ts.isObjectLiteralExpression(e) ? e : this.localObject(e);
-    if (obj) {
+    const local = ts.isIdentifier(e) ? this.localObject(e) : undefined;
+    const decl = local && declarationOf(this.ctx.checker, e as ts.Identifier);
+    if (local && decl && ts.isVariableDeclaration(decl) && ts.isIdentifier(decl.name)) {
+      const later = this.writesTo(decl.getSourceFile(), decl.name, path);
+      if (later === 'opaque') return this.unknown(e, 'injected', `${by} passes options written in a way the tool cannot follow`);
+      return [...this.valueAt(local, path, leafDefault, by, depth), ...later.flatMap((w) => this.valueAt(w.value, w.rest, undefined, w.by, depth))];
+    }
+    if (ts.isObjectLiteralExpression(e)) {
       let value: ts.Expression | undefined;
       let spreadAfter = false;
-      for (const p of obj.properties) {
+      for (const p of e.properties) {
         if (ts.isSpreadAssignment(p)) spreadAfter = true;
         else if (propertyNameText(p.name) === path[0]) {
           value = propertyValue(p);
@@ -1063,6 +1072,11 @@ function thisClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
     current = current.parent;
   }
   return undefined;
+}
+
+/** What tells two origins apart when the calls that pass them are grouped. */
+function originKey(origin: Origin): string {
+  return JSON.stringify([origin.kind, 'provider' in origin ? origin.provider : '', origin.kind === 'sdk' ? origin.reason ?? null : null, origin.evidence]);
 }
 
 /** `new ChatService(openai)`, or `new ChatService(…)` when the arguments are long. */
