@@ -21,7 +21,7 @@ const EXPECTED = [
   'src/agent/refund-assistant.ts:22:42 chat.completions.runTools manual run-tools',
   'src/cli/ask.ts:19:48 chat.completions.create migrated',
   'src/compliance/eu-redaction.ts:18:53 chat.completions.create manual azure-legacy',
-  'src/drafts/tone.ts:19:52 chat.completions.create manual provider-unknown',
+  'src/drafts/tone.ts:19:52 chat.completions.create manual provider-not-openai',
   'src/health/llm-probe.ts:15:21 http manual raw-http',
   'src/http/chat-endpoint.ts:22:50 chat.completions.create manual stream-handoff',
   'src/internal/gateway.ts:19:53 chat.completions.create manual provider-not-openai',

@@ -3,7 +3,7 @@
  *  1. exact output: the tool's rewrite of input equals output, byte for byte;
  *  2. it parses (Babel, the transform parser, and TypeScript);
  *  3. idempotency: running the tool on output changes nothing;
- *  4. type-check: output (with its context files) compiles against openai 6.x and 7.x;
+ *  4. type-check: output (in input's place, with its context files) compiles against openai 6.x and 7.x;
  *  5. differential run (case.json `"run": true`): input and output, run against the fake OpenAI
  *     server, print the same and send the same canonical requests.
  * A fixture's `created/` folder holds the files the run must create (the run-time converter
@@ -96,8 +96,11 @@ describe('migration fixtures', () => {
 
   before(async () => {
     server = await startFakeOpenAI();
+    // the migrated text is checked in the input's place, so that context files that import it
+    // (the callers of a class whose client is injected) resolve it
     const files: { file: string; text?: string }[] = fixtures.filter((f) => isTypeScript(f.output!)).flatMap((f) => [
-      { file: f.output! }, ...f.inputs.filter((i) => i !== f.input && isTypeScript(i)).map((file) => ({ file })),
+      { file: f.input!, text: readFileSync(f.output!, 'utf8') },
+      ...f.inputs.filter((i) => i !== f.input && isTypeScript(i)).map((file) => ({ file })),
       ...[...f.created].filter(([rel]) => isTypeScript(rel)).map(([rel, text]) => ({ file: path.join(f.dir, rel), text })),
     ]);
     // a multi-file case is checked as the migrated project: each input with its output's text, and the files created

@@ -12,6 +12,7 @@ import { expandPattern, pnpmPackages, ProjectLayout } from '../lib/project/layou
 import { ModuleResolver, type Resolution } from '../lib/project/resolver.js';
 import { canonicalModule, packageSpecifier } from '../lib/project/specifiers.js';
 import { importDepths } from '../lib/scan/import-depth.js';
+import { PublishedPackages, findCallerFiles } from '../lib/scan/injected.js';
 import ts from '../lib/scan/typescript.cjs';
 import { FIXTURES } from './helpers/fixtures.js';
 
@@ -168,7 +169,7 @@ describe('the resolver on small trees', () => {
 });
 
 describe('which files the program loads (lib/scan/import-depth.ts)', () => {
-  const depthsOf = (dir: string, roots: string[]) => {
+  const depthsOf = (dir: string, roots: string[], expand: string[] = []) => {
     const parsed: string[] = [];
     const depths = importDepths(roots.map((r) => path.join(dir, r)), resolver(), {
       sourceOf: (f) => {
@@ -176,7 +177,7 @@ describe('which files the program loads (lib/scan/import-depth.ts)', () => {
         return ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.ESNext, true);
       },
       textOf: (f) => readFileSync(f, 'utf8'),
-    });
+    }, undefined, new Set(expand.map((r) => path.join(dir, r))));
     return { loaded: Object.fromEntries([...depths].map(([f, d]) => [path.relative(dir, f), d])), parsed: [...new Set(parsed)].sort() };
   };
   const CALL = "export const go = () => client.chat.completions.create({ model: 'm', messages: [] });\n";
@@ -207,5 +208,66 @@ describe('which files the program loads (lib/scan/import-depth.ts)', () => {
     });
     const { loaded } = depthsOf(dir, ['site.ts', 'mock.test.ts']);
     assert.deepEqual(loaded, { 'site.ts': 0, 'mock.test.ts': 0, 'lib/index.ts': 1, 'lib/client.ts': 1, 'lib/tools.ts': 1, 'a.ts': 1, 'b.ts': 2 });
+  });
+
+  it('a root named in `expand` (a caller of an injected client\'s holder) expands its imports although it calls nothing', () => {
+    const dir = tree({
+      'service.ts': `export class Service { constructor(private client: any) {} }\n${CALL}`,
+      'routes.ts': "import { openai } from './client';\nimport { Service } from './service';\nexport const s = new Service(openai);\n",
+      'client.ts': "import OpenAI from 'openai';\nexport const openai = new OpenAI();\n",
+    });
+    assert.deepEqual(depthsOf(dir, ['service.ts', 'routes.ts']).loaded, { 'service.ts': 0, 'routes.ts': 0 });
+    assert.deepEqual(depthsOf(dir, ['service.ts', 'routes.ts'], ['routes.ts']).loaded, { 'service.ts': 0, 'routes.ts': 0, 'client.ts': 1 });
+  });
+});
+
+describe('W-INJECTED: the callers of an exported holder, and published packages (lib/scan/injected.ts)', () => {
+  it('the files that may import an export: its name as a word, or its module named in a string (a default export, an index by its folder)', () => {
+    const dir = tree({
+      'svc/chat-service.ts': 'export class ChatService {}\n',
+      'svc/index.ts': 'export default function summarise() {}\n',
+      'a.ts': "import { ChatService } from './svc/chat-service';\n",
+      'b.ts': "import { ChatServiceFactory } from './other';\n",
+      'c.cjs': "const S = require('./svc/chat-service.js');\n",
+      'd.ts': "import summarise from './svc';\n",
+      'e.ts': 'const x = 1;\n',
+    });
+    const files = ['a.ts', 'b.ts', 'c.cjs', 'd.ts', 'e.ts'].map((f) => path.join(dir, f));
+    const found = findCallerFiles([
+      { file: path.join(dir, 'svc/chat-service.ts'), name: 'ChatService' },
+      { file: path.join(dir, 'svc/index.ts'), name: 'default' },
+    ], files, new Map([[path.join(dir, 'e.ts'), "import { ChatService } from './svc/chat-service';\n"]]));
+    const rel = (list: string[] | undefined) => (list ?? []).map((f) => path.relative(dir, f));
+    // e.ts is read from memory (the candidates' texts), not from disk
+    assert.deepEqual(rel(found.get(`${path.join(dir, 'svc/chat-service.ts')}\0ChatService`)), ['a.ts', 'c.cjs', 'e.ts']);
+    assert.deepEqual(rel(found.get(`${path.join(dir, 'svc/index.ts')}\0default`)), ['d.ts']);
+  });
+
+  it('a package is published unless private; its public files are those its entry points reach', () => {
+    const dir = tree({
+      'package.json': '{ "private": true, "workspaces": ["packages/*"] }',
+      'packages/pub/package.json': '{ "name": "@x/pub", "main": "./dist/index.js" }',
+      'packages/pub/src/index.ts': "export { Svc } from './svc';\n",
+      'packages/pub/src/svc.ts': "import { helper } from './helper';\nexport class Svc {}\n",
+      'packages/pub/src/helper.ts': 'export const helper = 1;\n',
+      'packages/pub/src/internal.ts': 'export class Internal {}\n',
+      'packages/star/package.json': '{ "name": "@x/star", "exports": { ".": "./src/index.ts", "./*": "./src/*.ts" } }',
+      'packages/star/src/index.ts': 'export {};\n',
+      'packages/star/src/deep.ts': 'export class Deep {}\n',
+      'packages/priv/package.json': '{ "name": "@x/priv", "private": true, "main": "src/index.ts" }',
+      'packages/priv/src/index.ts': 'export class P {}\n',
+      'app/main.ts': 'export {};\n',
+    });
+    const layout = new ProjectLayout();
+    const published = new PublishedPackages(layout, new ModuleResolver(layout), new Map());
+    const of = (rel: string) => published.publishedBy(path.join(dir, rel));
+    assert.equal(of('packages/pub/src/svc.ts'), '@x/pub');
+    assert.equal(of('packages/pub/src/helper.ts'), '@x/pub');
+    assert.equal(of('packages/pub/src/internal.ts'), undefined);
+    // an exports pattern makes every file of the package public
+    assert.equal(of('packages/star/src/deep.ts'), '@x/star');
+    assert.equal(of('packages/priv/src/index.ts'), undefined);
+    // the private root package
+    assert.equal(of('app/main.ts'), undefined);
   });
 });

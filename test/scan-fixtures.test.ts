@@ -1,7 +1,8 @@
 /**
  * Scanner fixtures: for every pattern of the catalogue (docs/migration-spec.md §10: P01–P32) and every
  * look-alike (N01–N10), the report entries must be exactly the hand-reviewed ones in
- * expected.json: same sites, positions, api, kinds, provider, status and reason codes.
+ * expected.json: same sites, positions, api, kinds, provider, status and reason codes, and the
+ * client's evidence where a fixture states it.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -18,6 +19,8 @@ function actualEntry(s: SiteRecord, expected?: ExpectedSite): ExpectedSite {
   return {
     file: s.file, line: s.line, column: s.column, api: s.api, kinds: s.kinds,
     provider: s.client.provider, status: s.status, reasons: reasons.sort(),
+    // the evidence is compared where the fixture states it (the constructions that prove a client)
+    ...(expected?.evidence !== undefined ? { evidence: s.client.evidence } : {}),
   };
 }
 

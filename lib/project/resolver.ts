@@ -158,6 +158,37 @@ export class ModuleResolver {
     return undefined;
   }
 
+  /**
+   * The source files a package's public entry points stand for (W-EDGE): every `exports` target
+   * under every condition, else `main`/`module`/`types`/`typings`, else `index`. 'all' when an
+   * `exports` pattern (`./*`) or an entry point with no source in view leaves any file possibly public.
+   */
+  publicEntries(pkg: PackageInfo): string[] | 'all' {
+    const targets: string[] = [];
+    if (pkg.json.exports !== undefined && pkg.json.exports !== null) {
+      const map = normalizeExports(pkg.json.exports);
+      if (!map || typeof map !== 'object' || Array.isArray(map)) return 'all';
+      for (const [key, value] of Object.entries(map as Record<string, unknown>)) {
+        if (key.includes('*')) return 'all';
+        targets.push(...allTargets(value));
+      }
+    } else {
+      targets.push(...[pkg.json.main, pkg.json.module, pkg.json.types, pkg.json.typings].filter((t): t is string => typeof t === 'string'));
+      if (targets.length === 0) {
+        const index = this.fileInPackage(pkg, 'index');
+        return index ? [index] : [];
+      }
+    }
+    const files: string[] = [];
+    for (const target of targets) {
+      if (target.endsWith('.json')) continue;
+      const file = this.fileInPackage(pkg, target);
+      if (!file) return 'all';
+      files.push(file);
+    }
+    return files;
+  }
+
   private fileInPackage(pkg: PackageInfo, target: string): string | undefined {
     const abs = path.resolve(pkg.dir, target);
     const direct = isFile(abs) ? abs : withSourceExtension(abs.replace(ANY_EXTENSION, ''), this.host.fileExists);
@@ -238,6 +269,14 @@ function matchExportsMap(map: unknown, key: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Every target string of an `exports` value, whatever its conditions. */
+function allTargets(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(allTargets);
+  if (value && typeof value === 'object') return Object.values(value as Record<string, unknown>).flatMap(allTargets);
+  return [];
 }
 
 function conditionTarget(value: unknown, star: string | undefined): string | undefined {

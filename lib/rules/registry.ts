@@ -436,6 +436,13 @@ export const RULES: readonly RuleInfo[] = [
     },
   },
   {
+    id: 'W-INJECTED', summary: 'an injected client (a constructor or function parameter, an options key) is proven when every call or construction of its holder in view passes a proven client',
+    example: {
+      before: "const ask = async (ai: OpenAI) => {\n  const r = await ai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });\n  return r.choices[0].message.content;\n};\nreturn ask(client);",
+      after: "const ask = async (ai: OpenAI) => {\n  const r = await ai.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false });\n  return r.output_text;\n};\nreturn ask(client);",
+    },
+  },
+  {
     id: 'G-UNIT', summary: 'sites sharing params, messages, tools or results migrate together or not at all',
     example: {
       before: "const messages = [{ role: 'user' as const, content: q }];\nconst first = await client.chat.completions.create({ model: 'gpt-4o-mini', messages });\nconsole.log(first.choices[0].message.content);\nreturn client.chat.completions.create({ model: 'gpt-4o-mini', messages });",

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { discoverFiles } from '../files.js';
 import type { ProjectLayout } from '../project/layout.js';
-import type { CallerSearch } from './callers.js';
+import type { FollowSearch } from './callers.js';
 
 export interface CallerSearchInput {
   /** Every source file of the run (absolute paths). */
@@ -23,7 +23,7 @@ export interface CallerSearchInput {
 /** Files outside the paths given that are read to look for callers, at most (W-EDGE past it). */
 const MAX_OUTSIDE_FILES = 20000;
 
-export function createCallerSearch(input: CallerSearchInput): CallerSearch {
+export function createCallerSearch(input: CallerSearchInput): FollowSearch {
   let texts: Map<string, string> | undefined;
   const named = new Map<string, string[]>();
   const run = new Set(input.files.map((f) => path.normalize(f)));

@@ -21,7 +21,7 @@ export type Callers =
   | { stop: string };
 
 /** What the scan offers for finding callers outside the site's file. */
-export interface CallerSearch {
+export interface FollowSearch {
   /** Files of the run whose text names `name` as a word (absolute paths). */
   filesNaming(name: string): readonly string[];
   /** Files a pass needed that its program does not hold: the scan adds them and runs again. */
@@ -54,7 +54,7 @@ export function calledName(fn: FollowedFunction): ts.Identifier | ts.PrivateIden
 }
 
 /** Every call of `fn` in the project, or where following stopped. */
-export function callersOf(fn: FollowedFunction, ctx: ScanContext, search: CallerSearch | undefined): Callers {
+export function callersOf(fn: FollowedFunction, ctx: ScanContext, search: FollowSearch | undefined): Callers {
   if (fn.asteriskToken) return { stop: `a generator (${locationOf(ctx, fn)})` };
   const name = calledName(fn);
   if (!name) return { stop: `an anonymous function (${locationOf(ctx, fn)})` };
@@ -89,7 +89,7 @@ export function callersOf(fn: FollowedFunction, ctx: ScanContext, search: Caller
  * are not uses. A same-named identifier the checker cannot resolve stops the search.
  */
 export function usesOf(
-  name: ts.Identifier | ts.PrivateIdentifier, symbol: ts.Symbol, visibleElsewhere: boolean, member: boolean, ctx: ScanContext, search: CallerSearch | undefined,
+  name: ts.Identifier | ts.PrivateIdentifier, symbol: ts.Symbol, visibleElsewhere: boolean, member: boolean, ctx: ScanContext, search: FollowSearch | undefined,
 ): { uses: (ts.Identifier | ts.PrivateIdentifier)[] } | { stop: string } {
   const file = name.getSourceFile();
   let files: ts.SourceFile[] = [file];

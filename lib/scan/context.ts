@@ -3,7 +3,8 @@ import type { AllowList } from '../allow.js';
 import { relativePath } from '../files.js';
 import { ts } from './ast.js';
 import type { BindingScope } from './bindings.js';
-import type { CallerSearch } from './callers.js';
+import type { FollowSearch } from './callers.js';
+import type { CallerSearch } from './injected.js';
 
 export type { AllowList };
 
@@ -21,12 +22,24 @@ export interface ScanContext extends BindingScope {
    */
   fieldOwners: Set<string>;
   /** Finding the callers of a function a result is returned from (W-FOLLOW); absent in unit tests. */
-  callerSearch?: CallerSearch;
+  callerSearch?: FollowSearch;
   /**
    * Messages the scanner cannot prove simple are converted at run time (M-CONTENT-UNTYPED) instead
    * of reported `messages-not-local`; off with --no-runtime-conversion.
    */
   runtimeConversion?: boolean;
+  /**
+   * W-INJECTED: the importers of exports looked for (and loaded), and the exports a pass asks
+   * for; the scan looks for those and runs again (lib/scan/injected.ts).
+   */
+  callers: CallerSearch;
+  /**
+   * Files that pass a test double (N04) to the holder of an injected client proven by its other
+   * callers: the double still imitates chat.completions (a `test-mock` notice).
+   */
+  doubles: Set<string>;
+  /** W-EDGE: the published package whose public entry points reach a file, if one does. */
+  publishedBy(file: string): string | undefined;
 }
 
 export const relativeFile = relativePath;

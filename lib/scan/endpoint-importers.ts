@@ -46,15 +46,8 @@ export function importersOf(modules: ReadonlySet<string>, files: readonly string
   const out: string[] = [];
   for (const file of files) {
     if (skip.has(path.normalize(file))) continue;
-    let text = texts.get(path.normalize(file));
-    if (text === undefined) {
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch {
-        continue; // unreadable files are reported by discovery
-      }
-    }
-    if (!mention.test(text)) continue;
+    const text = textOf(file, texts);
+    if (text === undefined || !mention.test(text)) continue;
     const imports = ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
     if (imports.some((spec) => {
       const r = resolver.resolve(spec, file);
@@ -64,6 +57,17 @@ export function importersOf(modules: ReadonlySet<string>, files: readonly string
   return out;
 }
 
-function escapeRegExp(s: string): string {
+/** A file's text: from the texts already in memory, else read from disk (undefined when unreadable: discovery reports it). */
+export function textOf(file: string, texts: ReadonlyMap<string, string>): string | undefined {
+  const text = texts.get(path.normalize(file));
+  if (text !== undefined) return text;
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

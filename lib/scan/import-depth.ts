@@ -102,15 +102,16 @@ export interface DepthSources {
 
 /**
  * The project files to load from `roots`, with the step they were reached at. Roots are always
- * loaded; only those that call something expand their imports.
+ * loaded; only those that call something, or are named in `expand` (the callers of a holder of an
+ * injected client, whose arguments are followed), expand their imports.
  */
-export function importDepths(roots: readonly string[], resolver: ModuleResolver, files: DepthSources, maxDepth = MAX_IMPORT_DEPTH): Map<string, number> {
+export function importDepths(roots: readonly string[], resolver: ModuleResolver, files: DepthSources, maxDepth = MAX_IMPORT_DEPTH, expand: ReadonlySet<string> = new Set()): Map<string, number> {
   const depth = new Map<string, number>();
   const normalized = roots.map((r) => path.normalize(r));
   for (const r of normalized) depth.set(r, 0);
   let frontier = normalized.filter((r) => {
     const sf = files.sourceOf(r);
-    return sf !== undefined && callsSomething(sf.text);
+    return sf !== undefined && (expand.has(r) || callsSomething(sf.text));
   });
 
   /**

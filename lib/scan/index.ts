@@ -18,6 +18,7 @@ import { ProjectLayout } from '../project/layout.js';
 import { ModuleResolver } from '../project/resolver.js';
 import { mayHoldCallSite } from '../files.js';
 import { exportsChatEndpoint, importersOf } from './endpoint-importers.js';
+import { CallerSearch, PublishedPackages, findCallerFiles } from './injected.js';
 import { ProviderResolver, type ReasonRef } from './provider.js';
 import { RequestAnalyzer } from './request.js';
 import { ResultAnalyzer } from './results.js';
@@ -26,7 +27,7 @@ import { SiteAnalysis } from './site.js';
 import { siteId } from './site-id.js';
 import { invocationsOf } from './indirect.js';
 import { createCallerSearch } from './caller-search.js';
-import type { CallerSearch } from './callers.js';
+import type { FollowSearch } from './callers.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
 import { PARSE_NOTE, REASONING_INCLUDE, REPLAY_NOTE } from '../rules/results.js';
 import { placeConverters } from '../runtime/placement.js';
@@ -61,6 +62,20 @@ export interface ScanResult {
 
 export const IGNORE_MARKER = 'migrate-responses-ignore';
 
+/** Rounds of looking for the callers of injected clients' holders (W-INJECTED), at most. */
+const MAX_CALLER_ROUNDS = 3;
+
+/** W-INJECTED state shared by the passes of a run. */
+interface Injection {
+  callers: CallerSearch;
+  published: PublishedPackages;
+}
+
+/** What the passes of a run share to find callers: W-INJECTED's, and W-FOLLOW's (`follow`). */
+interface Searches extends Injection {
+  follow: FollowSearch;
+}
+
 /** A class that extends another (`class X extends Y`, also `extends Mixin([A, B])`). */
 const SUBCLASS = /\bclass\b[^{;]*\bextends\b/;
 
@@ -90,47 +105,65 @@ export function scan(input: ScanInput): ScanResult {
   //    the client a base-class method calls through): candidate files that extend something and
   //    name that class;
   //  - the importers of a module that exports the Chat Completions endpoint (raw HTTP);
+  //  - the modules that call or construct the holder of an injected client (W-INJECTED), and
+  //    what they import;
   //  - the ECMAScript lib, in import tracking, when a message's type needs it.
   const siteFiles = candidates.filter((c) => mayHoldCallSite(c.text));
   const sitePaths = siteFiles.map((c) => c.path);
   const siteSet = new Set(sitePaths.map((p) => path.normalize(p)));
   const roots = [...sitePaths];
   const sources = new Map<string, ts.SourceFile>();
+  const texts = new Map(candidates.map((c) => [path.normalize(c.path), c.text]));
+  const injected: Injection = { callers: new CallerSearch(), published: new PublishedPackages(layout, modules, texts) };
   let project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
-  const callerSearch = createCallerSearch({
-    files: input.files ?? sitePaths, texts: new Map(candidates.map((c) => [path.normalize(c.path), c.text])), layout, roots: input.roots ?? [input.cwd], cwd: input.cwd,
-  });
-  let pass = analyseFiles(sitePaths, project, modules, input, new Set(), callerSearch);
+  const follow = createCallerSearch({ files: input.files ?? sitePaths, texts, layout, roots: input.roots ?? [input.cwd], cwd: input.cwd });
+  const searches: Searches = { ...injected, follow };
+  let pass = analyseFiles(sitePaths, project, modules, input, searches);
 
   const subclassFiles = subclassCandidates(pass.fieldOwners, candidates.filter((c) => !siteSet.has(path.normalize(c.path))));
   const endpointModules = new Set(sitePaths.map((p) => project.sourceFile(p)).filter((sf): sf is ts.SourceFile => Boolean(sf && exportsChatEndpoint(sf))).map((sf) => path.normalize(sf.fileName)));
   const importers = endpointModules.size && input.files
-    ? importersOf(endpointModules, input.files, siteSet, modules, new Map(candidates.map((c) => [path.normalize(c.path), c.text])))
+    ? importersOf(endpointModules, input.files, siteSet, modules, texts)
     : [];
   const importerSet = new Set(importers);
   if (subclassFiles.length || importers.length) {
     roots.push(...subclassFiles, ...importers);
     project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
-    pass = analyseFiles([...sitePaths, ...importers], project, modules, input, importerSet, callerSearch);
+    pass = analyseFiles([...sitePaths, ...importers], project, modules, input, searches, importerSet);
   }
-  // W-FOLLOW: a result returned from an exported function is followed to its callers; the files
-  // that name it join the program, and the sites are analysed again (twice at most: a caller may
-  // return the result again)
-  for (let round = 0; round < 2 && callerSearch.wanted.size; round++) {
-    const wanted = [...callerSearch.wanted].filter((f) => !roots.includes(f));
-    callerSearch.wanted.clear();
-    if (!wanted.length) break;
-    roots.push(...wanted);
-    project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
-    pass = analyseFiles([...sitePaths, ...importers], project, modules, input, importerSet, callerSearch);
+  // W-INJECTED: a pass asked for the importers of the exported holder of an injected client
+  // (injected.ts); W-FOLLOW: a pass asked for the files that name a function a result is returned
+  // from or passed to (callers.ts). They are looked for among all the files of the run, loaded with
+  // what they import (and the subclass files of classes found since), and the sites are analysed again.
+  const expand = new Set<string>();
+  const rootSet = new Set(roots.map((r) => path.normalize(r)));
+  for (let round = 0; round < MAX_CALLER_ROUNDS && (injected.callers.wanted.size || follow.wanted.size); round++) {
+    const wanted = [...injected.callers.wanted.values()];
+    injected.callers.wanted.clear();
+    const found = wanted.length ? findCallerFiles(wanted, input.files ?? candidates.map((c) => c.path), texts) : new Map<string, string[]>();
+    for (const [key, files] of found) injected.callers.searched.set(key, files);
+    const followed = [...follow.wanted].map((f) => path.normalize(f));
+    follow.wanted.clear();
+    const subclasses = subclassCandidates(pass.fieldOwners, candidates.filter((c) => !rootSet.has(path.normalize(c.path))));
+    const added = [...new Set([...[...found.values()].flat(), ...followed, ...subclasses.map((f) => path.normalize(f))])].filter((f) => !rootSet.has(f));
+    if (!added.length && !wanted.length) break; // nothing new to look at: the answers cannot change
+    if (added.length) {
+      for (const f of added) {
+        rootSet.add(f);
+        roots.push(f);
+        expand.add(f);
+      }
+      project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources, expand });
+    }
+    pass = analyseFiles([...sitePaths, ...importers], project, modules, input, searches, importerSet);
   }
   // Import tracking leaves out the ECMAScript lib (it costs more than the rest of a typical scan).
   // When a site's messages could not be typed because of it (`input.trim()` has no type without
   // the lib), the files with such sites are analysed again with a program that has it.
   const gaps = new Set(pass.analysed.filter((a) => a.analysis.libTypeGap).map((a) => a.sf.fileName));
   if (gaps.size && !project.typeAware && !project.degraded) {
-    project = createScanProject({ candidates, roots, resolver: modules, sources, withLib: true });
-    const again = analyseFiles([...gaps], project, modules, input, importerSet, callerSearch);
+    project = createScanProject({ candidates, roots, resolver: modules, sources, withLib: true, expand });
+    const again = analyseFiles([...gaps], project, modules, input, searches, importerSet);
     pass = { ...pass, analysed: [...pass.analysed.filter((a) => !gaps.has(a.sf.fileName)), ...again.analysed], assumedDefault: pass.assumedDefault || again.assumedDefault };
   }
   errors.push(...pass.errors);
@@ -215,9 +248,7 @@ function subclassCandidates(owners: ReadonlySet<string>, candidates: readonly Ca
 }
 
 /** Find and analyse the sites of these files with this program; syntax and scanner errors go to `errors`. */
-function analyseFiles(
-  files: string[], project: ScanProject, modules: ModuleResolver, input: ScanInput, endpointImporters: ReadonlySet<string>, callerSearch: CallerSearch,
-): Pass {
+function analyseFiles(files: string[], project: ScanProject, modules: ModuleResolver, input: ScanInput, searches: Searches, endpointImporters: ReadonlySet<string> = new Set()): Pass {
   const ctx: ScanContext = {
     checker: project.checker,
     program: project.program,
@@ -227,8 +258,11 @@ function analyseFiles(
     subclassesOf: buildSubclassIndex(project.program, project.checker),
     resolve: (specifier, fromFile) => modules.resolve(specifier, fromFile),
     fieldOwners: new Set(),
-    callerSearch,
+    callerSearch: searches.follow,
     runtimeConversion: Boolean(input.runtimeConversion),
+    doubles: new Set(),
+    callers: searches.callers,
+    publishedBy: (file) => searches.published.publishedBy(file),
   };
   const resolver = new ProviderResolver(ctx);
   const errors: FileError[] = [];
@@ -264,6 +298,7 @@ function analyseFiles(
       }
     }
   }
+  for (const file of [...ctx.doubles].sort()) if (!pass.mockFiles.includes(file)) pass.mockFiles.push(file);
   return pass;
 }
 

@@ -91,11 +91,26 @@ export interface ProjectInput {
   withLib?: boolean;
   /** Steps of import followed from the roots (lib/scan/import-depth.ts). */
   maxDepth?: number;
+  /** Roots whose imports are followed although they call nothing (normalised paths). */
+  expand?: ReadonlySet<string>;
   /**
    * Source files parsed by an earlier program of the same run, reused (and filled): a second
-   * program then parses and binds only what the first did not have.
+   * program then parses and binds only what the first did not have (type-aware programs keep
+   * theirs apart, keyed by this map).
    */
   sources?: Map<string, ts.SourceFile>;
+}
+
+/** The type-aware programs' trees of a run, keyed by the run's import-tracking cache. */
+const typedTrees = new WeakMap<Map<string, ts.SourceFile>, Map<string, ts.SourceFile>>();
+
+function typedTreesOf(sources: Map<string, ts.SourceFile>): Map<string, ts.SourceFile> {
+  let trees = typedTrees.get(sources);
+  if (!trees) {
+    trees = new Map();
+    typedTrees.set(sources, trees);
+  }
+  return trees;
 }
 
 export function createScanProject(input: ProjectInput): ScanProject {
@@ -130,8 +145,9 @@ function build(input: ProjectInput, tsconfig: string | undefined): ScanProject {
   const readFile = host.readFile.bind(host);
   const getSourceFile = host.getSourceFile.bind(host);
   host.readFile = (file) => memory.get(path.normalize(file)) ?? readFile(file);
-  // a fresh tree cache per program in type-aware mode (its parse options differ), shared otherwise
-  const sources = !config && input.sources ? input.sources : new Map<string, ts.SourceFile>();
+  // the trees of earlier programs of the run; type-aware programs parse with the tsconfig's options,
+  // so they share a cache of their own (the same tsconfig for every program of a run)
+  const sources = !input.sources ? new Map<string, ts.SourceFile>() : config ? typedTreesOf(input.sources) : input.sources;
   host.getSourceFile = (file, languageVersion, onError, shouldCreate) => {
     const key = path.normalize(file);
     const reused = sources?.get(key);
@@ -163,7 +179,7 @@ function build(input: ProjectInput, tsconfig: string | undefined): ScanProject {
   const depths = importDepths(input.roots, input.resolver, {
     sourceOf: (file) => (isSafeToParse(file) ? host.getSourceFile(file, target) : undefined),
     textOf: (file) => host.readFile(file),
-  }, input.maxDepth);
+  }, input.maxDepth, input.expand);
   host.resolveModuleNames = resolvedBy(input.resolver, host, options, Boolean(config), (file) => depths.has(path.normalize(file)) && isSafeToParse(file));
   const program = ts.createProgram({ rootNames: input.roots, options, host });
   const checker = program.getTypeChecker();

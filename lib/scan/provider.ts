@@ -10,17 +10,22 @@ import {
 } from '../rules/providers.js';
 import {
   ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, isWriteReference, climbWrappers, returnExpressions,
+  isAssignmentOperator,
 } from './ast.js';
 import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf } from './bindings.js';
 import { type ScanContext, locationOf, resolveClass, isProjectFile } from './context.js';
+import { holderOf, invocationsOf, type Invocation } from './injected.js';
 
 export type { ReasonRef };
 
 /** One possible origin of a receiver. A union (P-UNION) has several. */
 export type Origin =
   | { kind: 'sdk'; provider: Provider; evidence: string; reason?: ReasonRef; notes: Note[]; isDefault: boolean }
-  /** Another library's client (N05): its calls are not sites. */
-  | { kind: 'foreign'; evidence: string }
+  /**
+   * Another library's client (N05): its calls are not sites. `double`: an object literal that
+   * imitates the client (a test double, N04).
+   */
+  | { kind: 'foreign'; evidence: string; double?: boolean }
   /** A wrapper around an openai client that keeps the method shape (P-WRAPPER). */
   | { kind: 'wrapper'; evidence: string; provider: Provider };
 
@@ -38,6 +43,9 @@ export interface ClientResolution {
 }
 
 const MAX_DEPTH = 24;
+
+/** W-INJECTED: the clients the calls of a parameter's holder pass, or why they cannot all be seen. */
+type Injected = { origins: Origin[] } | { why: string };
 
 /** `provider-unknown` details that still describe a client the SDK constructs in view. */
 const CONSTRUCTED_UNKNOWN: ReadonlySet<string> = new Set(['runtime-base-url', 'options-spread', 'subclass', 'model-hint']);
@@ -85,6 +93,9 @@ export class ProviderResolver {
   }
 
   private computeOrigins(expr: ts.Expression, depth: number): Origin[] {
+    // `null` / `undefined`: no client at all (a lazy field before its first use, a reset); a call
+    // through it throws, so it adds nothing to what the call can go through
+    if (isUndefinedLike(expr) || ts.isVoidExpression(expr)) return [];
     if (ts.isAwaitExpression(expr)) return this.origins(expr.expression, depth);
     const exported = this.commonJsExport(expr);
     if (exported) return exported.flatMap((e) => this.origins(e, depth));
@@ -154,7 +165,7 @@ export class ProviderResolver {
     if (ts.isObjectLiteralExpression(value)) {
       const completions = literalMember(value, 'completions');
       if (completions === 'spread') return this.unknown(obj, 'injected', `an object literal with a spread in ${where}`);
-      if (!completions || (ts.isExpression(completions) && ts.isObjectLiteralExpression(unwrap(completions)))) return [{ kind: 'foreign', evidence: `an object literal that imitates the client in ${where} (a test double)` }];
+      if (!completions || (ts.isExpression(completions) && ts.isObjectLiteralExpression(unwrap(completions)))) return [{ kind: 'foreign', evidence: `an object literal that imitates the client in ${where} (a test double)`, double: true }];
       return this.unknown(obj, 'injected', `an object literal whose chat.completions comes from elsewhere in ${where}`);
     }
     // `{ chat: client.chat }`: the client the resource belongs to, but the literal has no `responses`
@@ -414,7 +425,7 @@ export class ProviderResolver {
       if (values.length === 0) return this.byType(decl.name, 'injected', `${decl.name.text} in ${locationOf(this.ctx, decl)} (never assigned in view)`);
       return values.flatMap((v) => this.origins(v, depth));
     }
-    if (ts.isParameter(decl)) return this.fromTyped(decl, decl.type, `${shortText(decl.name, 30)} is a parameter in ${locationOf(this.ctx, decl)}`);
+    if (ts.isParameter(decl)) return this.fromParameter(decl, [], undefined, `${shortText(decl.name, 30)} is a parameter in ${locationOf(this.ctx, decl)}`, undefined, depth);
     if (ts.isBindingElement(decl)) {
       const target = aliasTarget(this.ctx.checker, decl);
       if (target) return this.fromDeclaration(target, use, depth);
@@ -423,7 +434,11 @@ export class ProviderResolver {
       const fromObject = this.bindingElementValue(decl);
       if (fromObject) return this.origins(fromObject, depth);
       const root = bindingRoot(decl);
-      if (root && ts.isParameter(root)) return this.fromTyped(root, undefined, `${shortText(decl.name, 30)} is destructured from a parameter in ${locationOf(this.ctx, decl)}`, use);
+      if (root && ts.isParameter(root)) {
+        const evidence = `${shortText(decl.name, 30)} is destructured from a parameter in ${locationOf(this.ctx, decl)}`;
+        const keys = bindingPath(decl);
+        return keys && ts.isIdentifier(decl.name) ? this.fromParameter(root, keys, decl.initializer, evidence, use, depth, decl.name) : this.fromTyped(root, undefined, evidence, use);
+      }
       return this.byType(use, 'injected', `${shortText(decl.name, 30)} in ${locationOf(this.ctx, decl)}`);
     }
     if (ts.isImportSpecifier(decl) || ts.isImportClause(decl) || ts.isNamespaceImport(decl) || ts.isExportSpecifier(decl) || ts.isImportEqualsDeclaration(decl)) {
@@ -488,6 +503,14 @@ export class ProviderResolver {
       const value = obj && propertyValue(obj.properties.find((p) => propertyNameText(p.name) === name));
       if (value) return this.origins(value, depth);
     }
+    // `options.client` of a parameter: what every caller passes there (W-INJECTED)
+    if (name && ts.isIdentifier(object)) {
+      const param = declarationOf(this.ctx.checker, object);
+      if (param && ts.isParameter(param) && ts.isIdentifier(param.name) && !(param.type && this.classesOfTypeNode(param.type))) {
+        const found = this.fromInjected(param, [name], undefined, depth);
+        if ('origins' in found) return found.origins;
+      }
+    }
     const symbol = this.ctx.checker.getSymbolAtLocation(ts.isPropertyAccessExpression(expr) ? expr.name : expr.argumentExpression);
     const decl = symbol?.declarations?.[0];
     if (decl && isProjectFile(decl.getSourceFile())) return this.fromDeclaration(decl, expr, depth);
@@ -519,12 +542,12 @@ export class ProviderResolver {
           }
         }
       }
+      // `this.x = …`, the lazy `this.x ??= …` / `this.x ||= …`, and a static field written through
+      // the class name (`Cls.x = …`, `Cls.#x ??= …`)
       walk(c, (n) => {
-        if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+        if (ts.isBinaryExpression(n) && FIELD_WRITES.has(n.operatorToken.kind)) {
           const left = unwrap(n.left);
-          if (ts.isPropertyAccessExpression(left) && left.expression.kind === ts.SyntaxKind.ThisKeyword && left.name.text === name) {
-            values.push(n.right);
-          }
+          if (ts.isPropertyAccessExpression(left) && left.name.text === name && this.namesClass(left.expression, c)) values.push(n.right);
         }
       });
       if (c !== cls && c.getText().includes('baseURL')) subclassSwapsProvider = true;
@@ -538,7 +561,7 @@ export class ProviderResolver {
     }
     if (subclassSwapsProvider) return [subclassUnknown(`${evidence}; a subclass changes baseURL`)];
     const out = values.flatMap((v) => this.origins(v, depth));
-    if (injected) out.push(...this.fromTyped(injected, injected.type, `this.${name} is a constructor parameter in ${locationOf(this.ctx, injected)}`));
+    if (injected) out.push(...this.fromParameter(injected, [], undefined, `this.${name} is a constructor parameter in ${locationOf(this.ctx, injected)}`, undefined, depth));
     if (out.length === 0) {
       if (typed) return this.fromTyped(typed, typed.type, `${evidence} (never constructed in view)`);
       return this.byType(use, 'injected', `${evidence} (never assigned in view)`);
@@ -546,11 +569,187 @@ export class ProviderResolver {
     return out;
   }
 
+  /** `this` inside the class, or the class's own name (a static member written as `Cls.x`). */
+  private namesClass(e: ts.Expression, cls: ts.ClassLikeDeclaration): boolean {
+    const target = unwrap(e);
+    if (target.kind === ts.SyntaxKind.ThisKeyword) return true;
+    return ts.isIdentifier(target) && cls.name?.text === target.text && resolveClass(this.ctx.checker, target) === cls;
+  }
+
   private fromClassMember(decl: ts.PropertyDeclaration | ts.GetAccessorDeclaration, use: ts.Node, depth: number): Origin[] {
     const cls = decl.parent;
     const name = propertyNameText(decl.name);
     if (ts.isClassLike(cls) && name) return this.fromThisField(cls, name, use, depth);
     return this.byType(use, 'injected', `${shortText(use, 30)} in ${locationOf(this.ctx, use)}`);
+  }
+
+  // ---- injected clients (W-INJECTED) ----------------------------------------------------------
+
+  private readonly injectedCache = new Map<string, Injected>();
+  private readonly injectedActive = new Set<string>();
+
+  /**
+   * A parameter that holds the client, or the key `path` of an options parameter (`{ client }`,
+   * `options.client`): proven by every call or construction of its holder in view (W-INJECTED);
+   * otherwise injected (P-INJECTED), with why in the evidence.
+   */
+  private fromParameter(param: ts.ParameterDeclaration, path: readonly string[], leafDefault: ts.Expression | undefined, evidence: string, use: ts.Node | undefined, depth: number, local?: ts.Identifier): Origin[] {
+    // a parameter typed with another SDK's class, or only with AzureOpenAI, is what its type says
+    const classes = path.length === 0 && param.type ? this.classesOfTypeNode(param.type) : undefined;
+    if (!classes || classes.includes('openai')) {
+      const found = this.fromInjected(param, path, leafDefault, depth);
+      // a destructured client written again in the function (`client ??= …`): those values too
+      const later = 'origins' in found && local ? this.writesTo(param.parent, local, []) : [];
+      if ('origins' in found && later !== 'opaque') {
+        return [...found.origins, ...later.flatMap((w) => this.valueAt(w.value, w.rest, undefined, w.by, depth))];
+      }
+      evidence = `${evidence} (${'why' in found ? found.why : `${local?.text} is written in its function in a way the tool cannot follow`})`;
+    }
+    return this.fromTyped(param, path.length ? undefined : param.type, evidence, use);
+  }
+
+  /**
+   * The values a parameter (or its `path[0]` member) is given inside its own function: `client =
+   * …`, `client ??= …`, `options.client = …`; 'opaque' for a write the tool cannot read (`+=`, `++`).
+   */
+  private writesTo(fn: ts.Node, id: ts.Identifier, path: readonly string[]): { value: ts.Expression; rest: readonly string[]; by: string }[] | 'opaque' {
+    const symbol = this.ctx.checker.getSymbolAtLocation(id);
+    if (!symbol) return [];
+    const out: { value: ts.Expression; rest: readonly string[]; by: string }[] = [];
+    let opaque = false;
+    const write = (target: ts.Node, rest: readonly string[]): void => {
+      const parent = target.parent;
+      if (!ts.isBinaryExpression(parent) || parent.left !== target || !isAssignmentOperator(parent.operatorToken.kind)) return;
+      if (FIELD_WRITES.has(parent.operatorToken.kind)) out.push({ value: parent.right, rest, by: `${shortText(parent.left, 30)} = … in ${locationOf(this.ctx, parent)}` });
+      else opaque = true;
+    };
+    walk(fn, (n) => {
+      if (opaque) return false;
+      if (!ts.isIdentifier(n) || n === id || n.text !== id.text || this.ctx.checker.getSymbolAtLocation(n) !== symbol) return undefined;
+      const outer = climbWrappers(n);
+      if (isWriteReference(n)) {
+        if (ts.isBinaryExpression(outer.parent)) write(outer, path);
+        else opaque = true;
+      } else if (path.length && ts.isPropertyAccessExpression(outer.parent) && outer.parent.expression === outer && outer.parent.name.text === path[0]) {
+        write(climbWrappers(outer.parent), path.slice(1));
+      }
+      return undefined;
+    });
+    return opaque ? 'opaque' : out;
+  }
+
+  private fromInjected(param: ts.ParameterDeclaration, path: readonly string[], leafDefault: ts.Expression | undefined, depth: number): Injected {
+    const key = `${param.getSourceFile().fileName}:${param.pos}:${path.join('.')}`;
+    const cached = this.injectedCache.get(key);
+    if (cached) return cached;
+    // a holder that passes its own parameter on to itself adds nothing
+    if (this.injectedActive.has(key)) return { origins: [] };
+    if (depth > MAX_DEPTH) return { why: 'too deep to follow' };
+    this.injectedActive.add(key);
+    try {
+      const result = this.computeInjected(param, path, leafDefault, depth + 1);
+      this.injectedCache.set(key, result);
+      return result;
+    } finally {
+      this.injectedActive.delete(key);
+    }
+  }
+
+  private computeInjected(param: ts.ParameterDeclaration, path: readonly string[], leafDefault: ts.Expression | undefined, depth: number): Injected {
+    if (param.dotDotDotToken) return { why: 'a rest parameter' };
+    const fn = param.parent;
+    if (!isFunctionLike(fn)) return { why: 'not a parameter of a function' };
+    const holder = holderOf(fn);
+    if ('why' in holder) return holder;
+    const found = invocationsOf(this.ctx, holder);
+    if ('why' in found) return found;
+    const verb = holder.kind === 'class' ? 'constructed' : 'called';
+    if (found.calls.length === 0) return { why: `${holder.name} is never ${verb} in view` };
+    // the parameter written in its own function (`client = wrap(client)`, `options.client ??= …`)
+    const written = ts.isIdentifier(param.name) ? this.writesTo(fn, param.name, path) : [];
+    if (written === 'opaque') return { why: `${param.name.getText()} is written in ${holder.name} in a way the tool cannot follow` };
+    const index = fn.parameters.filter((p) => !(ts.isIdentifier(p.name) && p.name.text === 'this')).indexOf(param);
+    // one origin per distinct client, naming the calls that pass it
+    const groups = new Map<string, { origin: Origin; by: string[] }>();
+    const doubles: Invocation[] = [];
+    const byOf = (call: Invocation) => `${callText(call.expr)} in ${locationOf(this.ctx, call.expr)}`;
+    for (const call of found.calls) {
+      const by = byOf(call);
+      for (const origin of this.argumentOrigins(call, index, param, path, leafDefault, by, depth)) {
+        // a test double (N04) passed by a test is not a client the call can reach production through
+        if (origin.kind === 'foreign' && origin.double) {
+          if (!doubles.includes(call)) doubles.push(call);
+          continue;
+        }
+        const key = originKey(origin);
+        const group = groups.get(key) ?? { origin, by: [] };
+        if (!group.by.includes(by)) group.by.push(by);
+        groups.set(key, group);
+      }
+    }
+    for (const w of written) {
+      for (const origin of this.valueAt(w.value, w.rest, undefined, w.by, depth)) {
+        const key = originKey(origin);
+        if (!groups.has(key)) groups.set(key, { origin, by: [] });
+      }
+    }
+    if (groups.size === 0) return { why: doubles.length ? `every call of ${holder.name} in view passes a test double` : `${holder.name} is never ${verb} with a client in view` };
+    const origins = [...groups.values()].map(({ origin, by }) => (by.length ? { ...origin, evidence: `${origin.evidence}, passed by ${by.join(' and ')}` } : origin));
+    for (const call of doubles) this.ctx.doubles.add(call.expr.getSourceFile().fileName);
+    if (doubles.length) origins[0] = { ...origins[0], evidence: `${origins[0].evidence} (the test doubles passed by ${doubles.map(byOf).join(' and ')} are not clients)` };
+    return { origins };
+  }
+
+  /** The clients one call passes at `index` (and `path` inside an options object). */
+  private argumentOrigins(call: Invocation, index: number, param: ts.ParameterDeclaration, path: readonly string[], leafDefault: ts.Expression | undefined, by: string, depth: number): Origin[] {
+    const spread = call.args.findIndex(ts.isSpreadElement);
+    if (spread >= 0 && spread <= index) return this.unknown(call.expr, 'injected', `${by} spreads its arguments`);
+    const arg = call.args[index];
+    if (!arg || isUndefinedLike(unwrap(arg))) {
+      if (param.initializer) return this.valueAt(param.initializer, path, leafDefault, by, depth);
+      return this.unknown(call.expr, 'injected', `${by} passes no client`);
+    }
+    return this.valueAt(arg, path, leafDefault, by, depth);
+  }
+
+  /**
+   * The value at `path` of an options object passed by a call (`{ client }`, a local options
+   * variable and what is written into it later: `options.client = …`).
+   */
+  private valueAt(expr: ts.Expression, path: readonly string[], leafDefault: ts.Expression | undefined, by: string, depth: number): Origin[] {
+    if (path.length === 0) return this.origins(expr, depth);
+    const e = unwrap(expr);
+    const local = ts.isIdentifier(e) ? this.localObject(e) : undefined;
+    const decl = local && declarationOf(this.ctx.checker, e as ts.Identifier);
+    if (local && decl && ts.isVariableDeclaration(decl) && ts.isIdentifier(decl.name)) {
+      const later = this.writesTo(decl.getSourceFile(), decl.name, path);
+      if (later === 'opaque') return this.unknown(e, 'injected', `${by} passes options written in a way the tool cannot follow`);
+      return [...this.valueAt(local, path, leafDefault, by, depth), ...later.flatMap((w) => this.valueAt(w.value, w.rest, undefined, w.by, depth))];
+    }
+    if (ts.isObjectLiteralExpression(e)) {
+      let value: ts.Expression | undefined;
+      let spreadAfter = false;
+      for (const p of e.properties) {
+        if (ts.isSpreadAssignment(p)) spreadAfter = true;
+        else if (propertyNameText(p.name) === path[0]) {
+          value = propertyValue(p);
+          spreadAfter = false;
+        }
+      }
+      if (spreadAfter) return this.unknown(e, 'injected', `${by} passes options with a spread`);
+      if (value) return this.valueAt(value, path.slice(1), leafDefault, by, depth);
+      if (path.length === 1 && leafDefault) return this.origins(leafDefault, depth);
+      return this.unknown(e, 'injected', `${by} passes no ${path[0]}`);
+    }
+    if (ts.isIdentifier(e)) {
+      const param = declarationOf(this.ctx.checker, e);
+      if (param && ts.isParameter(param) && ts.isIdentifier(param.name)) {
+        const found = this.fromInjected(param, path, leafDefault, depth);
+        if ('origins' in found) return found.origins;
+        return this.unknown(e, 'injected', `${by} passes ${shortText(e, 30)}, a parameter (${found.why})`);
+      }
+    }
+    return this.unknown(e, 'injected', `${by} passes options built elsewhere`);
   }
 
   // ---- calls ---------------------------------------------------------------------------------
@@ -834,6 +1033,11 @@ function isUndefinedLike(e: ts.Expression): boolean {
   return (ts.isIdentifier(e) && e.text === 'undefined') || e.kind === ts.SyntaxKind.NullKeyword;
 }
 
+/** Operators that store their right-hand side in a field: `=`, and the lazy `??=`, `||=`, `&&=`. */
+const FIELD_WRITES: ReadonlySet<ts.SyntaxKind> = new Set([
+  ts.SyntaxKind.EqualsToken, ts.SyntaxKind.QuestionQuestionEqualsToken, ts.SyntaxKind.BarBarEqualsToken, ts.SyntaxKind.AmpersandAmpersandEqualsToken,
+]);
+
 function isConditional(node: ts.Node, decl: ts.Node): boolean {
   let current = node.parent;
   while (current && current !== decl.parent) {
@@ -868,6 +1072,33 @@ function thisClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
     current = current.parent;
   }
   return undefined;
+}
+
+/** What tells two origins apart when the calls that pass them are grouped. */
+function originKey(origin: Origin): string {
+  return JSON.stringify([origin.kind, 'provider' in origin ? origin.provider : '', origin.kind === 'sdk' ? origin.reason ?? null : null, origin.evidence]);
+}
+
+/** `new ChatService(openai)`, or `new ChatService(…)` when the arguments are long. */
+function callText(call: ts.CallExpression | ts.NewExpression): string {
+  const text = shortText(call, 200);
+  if (text.length <= 40) return text;
+  const callee = call.expression.kind === ts.SyntaxKind.SuperKeyword ? 'super' : shortText(call.expression, 30);
+  return `${ts.isNewExpression(call) ? 'new ' : ''}${callee}(…)`;
+}
+
+/** The keys from a destructured parameter down to this element (`{ deps: { client } }` → deps, client); undefined through an array or a computed key. */
+function bindingPath(decl: ts.BindingElement): string[] | undefined {
+  const keys: string[] = [];
+  let current: ts.Node = decl;
+  while (ts.isBindingElement(current)) {
+    if (!ts.isObjectBindingPattern(current.parent) || current.dotDotDotToken) return undefined;
+    const key = propertyNameText(current.propertyName ?? (ts.isIdentifier(current.name) ? current.name : undefined));
+    if (key === undefined) return undefined;
+    keys.unshift(key);
+    current = current.parent.parent;
+  }
+  return keys;
 }
 
 function bindingRoot(decl: ts.BindingElement): ts.Node | undefined {

@@ -10,18 +10,21 @@
  *
  * `expected` says, per function or method that holds sites, how many it holds and what the report
  * must say about them: the provider (exact, from the client's construction: P-DEFAULT,
- * P-OPENAI-HOST, P-NONOPENAI, P-RUNTIME, P-INJECTED), the status when it is certain (`ignored` under
+ * P-OPENAI-HOST, P-NONOPENAI, P-RUNTIME, P-INJECTED; for an injected client, from what a second
+ * module of callers passes, W-INJECTED), the status when it is certain (`ignored` under
  * the opt-out comment, `manual` when a shape forces a reason), and the reasons a shape forces
  * (a reflective read of the result, the result returned or passed on…). Reasons that depend on
  * interactions the generator does not model are not predicted; what is predicted is exact.
  *
  * Three random streams: the first draws every choice the generator made before the shapes of issue 11
  * (reflective reads, mixin heritage, getters, private members, `.bind`, path aliases and workspace
- * packages); those shapes draw from the second, so a seed that draws none of them gives the same
- * program as before. The third decides first whether the seed gives a follow program (issue 12,
- * `followProgram`: several modules of one package, the completion or stream returned to callers,
- * passed to helpers and consumers, and the W-EDGE cases) and draws all its choices; the other seeds
- * give the same program as before it.
+ * packages) and of issue 12 (injected clients filled by a module of callers: a constructor
+ * parameter, a function parameter, an options object; see callersModule); those shapes draw from
+ * the second, so a seed that draws none of them gives the same program as before. The third
+ * decides first whether the seed gives a follow program (issue 12, `followProgram`: several
+ * modules of one package, the completion or stream returned to callers, passed to helpers and
+ * consumers, and the W-EDGE cases) and draws all its choices; the other seeds give the same
+ * program as before it.
  */
 
 import path from 'node:path';
@@ -1350,9 +1353,8 @@ export interface SiteExpectation {
   groupFiles?: string[];
 }
 
-function clientOptions(ctx: Ctx, baseUrl: BaseUrl, depth: number): string {
+function clientOptions(ctx: Ctx, baseUrl: BaseUrl, depth: number, rng: Rng = ctx.rng): string {
   const s = (x: string) => ctx.p.str(x);
-  const rng = ctx.rng;
   const entries: Entry[] = [];
   if (rng.bool(0.35)) entries.push(prop('apiKey', 'process.env.OPENAI_API_KEY'));
   if (baseUrl === 'openai') entries.push(prop('baseURL', s(rng.pick(['https://api.openai.com/v1', 'https://api.openai.com/v1/']))));
@@ -1464,6 +1466,93 @@ function mixinLines(w: Writer, ctx: Ctx, plan: ClassPlan, exported: boolean, par
   }
 }
 
+/**
+ * W-INJECTED: how the callers in view fill an injected client. `none`: there are none (P-INJECTED);
+ * `same`: every call passes one client, whose construction decides; `unproven`: an exported
+ * function nobody calls passes its own parameter besides; `vendor`: one call passes a client of
+ * another host besides; `double`: a test passes an object-literal double besides (not a client, N04).
+ */
+type CallerPlan = 'none' | 'same' | 'unproven' | 'vendor' | 'double';
+
+interface CallersInput {
+  baseUrl: BaseUrl;
+  mainName: string;
+  /** The functions take the client in an options object (`{ client }`). */
+  optionsParam: boolean;
+  holder:
+    | { kind: 'class'; name: string; exportedAs: 'named' | 'module' }
+    | { kind: 'functions'; blocks: { name: string; params: [string, string][] }[] };
+}
+
+/** A value of a block parameter's type. */
+function argumentOf(ctx: Ctx, type: string): string {
+  if (type === 'boolean') return 'true';
+  if (type === 'string') return ctx.p.str('hi');
+  return '{}';
+}
+
+/** The module that constructs the injected client's class or calls its functions (app.ts / app.cjs). */
+function callersModule(ctx: Ctx, input: CallersInput): { plan: CallerPlan; file: string; writer: Writer } | undefined {
+  const x = ctx.x;
+  const proven = input.baseUrl === 'none' || input.baseUrl === 'openai';
+  const plan = x.weighted<CallerPlan>([['none', 2], ['same', 4], ['unproven', proven ? 1.2 : 0], ['vendor', proven ? 1.2 : 0], ['double', 1]]);
+  if (plan === 'none') return undefined;
+  shape(ctx, `injected:callers-${plan}`);
+  shape(ctx, `injected:baseURL-${input.baseUrl}`);
+  const { holder } = input;
+  if (holder.kind === 'functions' && input.optionsParam) shape(ctx, 'injected:options-object');
+  const s = (t: string) => ctx.p.str(t);
+  const w = new Writer(ctx.p, ctx.st);
+  const spec = ctx.cjs ? `./${input.mainName}` : `./${input.mainName.replace(/\.ts$/, '.js')}`;
+  const names = holder.kind === 'class' ? [holder.name] : holder.blocks.map((b) => b.name);
+  if (ctx.cjs) {
+    w.stmt(s('use strict'));
+    w.stmt(`const OpenAI = require(${s('openai')})`);
+    if (holder.kind === 'class' && holder.exportedAs === 'module') w.stmt(`const ${holder.name} = require(${s(spec)})`);
+    else w.stmt(`const { ${names.join(', ')} } = require(${s(spec)})`);
+  } else {
+    w.stmt(`import OpenAI from ${s('openai')}`);
+    w.stmt(`import { ${names.join(', ')} } from ${s(spec)}`);
+  }
+  w.blank();
+  w.stmt(`const client = new OpenAI(${clientOptions(ctx, input.baseUrl, 0, x)})`);
+  /** The calls (or the construction) that pass `client`. */
+  const calls = (client: string): string[] => {
+    if (holder.kind === 'class') return [`new ${holder.name}(${client})`];
+    const first = input.optionsParam ? (client === 'client' ? '{ client }' : `{ client: ${client} }`) : client;
+    return holder.blocks.map((b) => `${b.name}(${[first, ...b.params.map(([, t]) => argumentOf(ctx, t))].join(', ')})`);
+  };
+  const exported: string[] = [];
+  const keep = (exprs: string[]) => {
+    for (const e of exprs) {
+      const name = `use${exported.length}`;
+      exported.push(name);
+      w.stmt(`${ctx.cjs ? '' : 'export '}const ${name} = () => ${e}`);
+    }
+  };
+  keep(calls('client'));
+  if (plan === 'unproven') {
+    w.blank();
+    w.open(`${ctx.cjs ? '' : 'export '}function fromHost(host${ann(ctx, 'OpenAI')})`);
+    w.stmt(`return [${calls('host').join(', ')}]`);
+    w.close();
+    exported.push('fromHost');
+  } else if (plan === 'vendor') {
+    w.blank();
+    w.stmt(`const vendor = new OpenAI({ baseURL: ${s('https://api.vendor.example/v1')} })`);
+    keep(calls('vendor'));
+  } else if (plan === 'double') {
+    w.blank();
+    w.stmt(`const fake = { chat: { completions: { create: async () => ({ choices: [] }) } } }${ctx.ts ? ' as unknown as OpenAI' : ''}`);
+    keep(calls('fake'));
+  }
+  if (ctx.cjs) {
+    w.blank();
+    w.stmt(`module.exports = { ${exported.join(', ')} }`);
+  }
+  return { plan, file: ctx.cjs ? 'app.cjs' : 'app.ts', writer: w };
+}
+
 const joinLines = (w: Writer, eol: string) => w.lines.join('\n').replace(/\n{3,}/g, '\n\n').replace(/^\n+/, '').replace(/\n*$/, '\n').split('\n').join(eol);
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -1492,6 +1581,8 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
     : rng.weighted([['module', 5], ['exported', 1.5], ['exported-default', 0.7], ['class-field', 1.5], ['class-ctor', 0.7], ['injected-param', 1], ['injected-ctor', 0.5]]);
   // more classes (second stream): a module-level client becomes a class's
   if (host === 'module' && x.bool(0.2)) host = x.pick(['class-field', 'class-field', 'class-ctor'] as const);
+  // more injected clients (second stream), filled by a module of callers (W-INJECTED)
+  else if (host === 'module' && x.bool(0.12)) host = x.pick(['injected-param', 'injected-param', 'injected-ctor'] as const);
   const baseUrl: BaseUrl = rng.weighted([['none', 6], ['openai', 1.5], ['vendor', 1], ['env', 1]]);
   const className = imp === 'default' || imp === 'cjs-default' ? 'OpenAI' : imp === 'alias' ? 'Api' : rng.pick(['OpenAIApi', 'Client', 'OpenAI']);
   const classMode = host === 'class-field' || host === 'class-ctor' || host === 'injected-ctor';
@@ -1519,6 +1610,8 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
     else if (access === 'private') clientRef = `this.#${fieldName}`;
   }
   const layout: Layout = (host === 'exported' || host === 'exported-default') ? x.weighted<Layout>([['flat', 2], ['alias', 1], ['workspace', 1]]) : 'flat';
+  // W-INJECTED (second stream): an injected function client may come in an options object
+  const optionsParam = host === 'injected-param' && x.bool(0.35);
 
   const ctx: Ctx = {
     rng, x, forced: [], st, p, ts: !cjs, cjs, host, classMode,
@@ -1562,8 +1655,13 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
   const construct = (depth: number) => `new ${className}(${host.startsWith('injected') ? '' : clientOptions(ctx, baseUrl, depth)})`;
   const fnParams = (b: Block): string => {
     const list = [...(host === 'injected-param' ? [['client', className] as [string, string]] : []), ...b.params];
-    return list.map(([n, t]) => (ctx.ts ? `${n}: ${t}` : n)).join(', ');
+    return list.map(([n, t]) => {
+      if (n === 'client' && optionsParam) return ctx.ts ? `{ client }: { client: ${t} }` : '{ client }';
+      return ctx.ts ? `${n}: ${t}` : n;
+    }).join(', ');
   };
+  /** The class that holds an injected client (injected-ctor), for its callers. */
+  let holderClass: { name: string; exportedAs: 'named' | 'module' } | undefined;
   const writeBlock = (head: string, b: Block) => {
     body.blank();
     body.open(head);
@@ -1574,6 +1672,7 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
   if (classMode && plan) {
     const picked = rng.pick(['Assistant', 'ChatService', 'Summarizer']);
     const cls = plan.name ?? picked;
+    holderClass = { name: cls, exportedAs: cjs && plan.cjsExport === 'class' ? 'module' : 'named' };
     const heritage = plan.heritage === 'with-logging' ? ` extends ${plan.helperName}(Base)` : plan.heritage === 'mixin-list' ? ` extends ${plan.helperName}([Base, Retrying])` : '';
     const asExpression = cjs && plan.cjsExport === 'class';
     body.open(asExpression ? `module.exports = class ${cls}${heritage}` : `${cjs ? '' : 'export '}class ${cls}${heritage}`);
@@ -1816,6 +1915,18 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
     head.stmt(`const ${moduleName} = ${construct(0)}`);
     head.blank();
   }
+  // W-INJECTED (second stream): a module that constructs the class or calls the functions
+  let callers: CallerPlan | undefined;
+  if (host === 'injected-param' || host === 'injected-ctor') {
+    const module = callersModule(ctx, {
+      baseUrl, mainName, optionsParam,
+      holder: holderClass ? { kind: 'class', ...holderClass } : { kind: 'functions', blocks: blocks.map((b) => ({ name: b.name, params: b.params })) },
+    });
+    if (module) {
+      callers = module.plan;
+      files[module.file] = joinLines(module.writer, st.eol);
+    }
+  }
   files[main] = [...head.lines, ...ctx.prelude, ...body.lines]
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
@@ -1827,8 +1938,12 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
 
   // what the report must say (see SiteExpectation)
   const injected = host === 'injected-param' || host === 'injected-ctor';
-  const provider = injected ? 'unknown' : baseUrl === 'vendor' ? 'other' : baseUrl === 'env' ? 'unknown' : 'openai';
-  const providerReason = injected ? 'provider-unknown:injected' : baseUrl === 'vendor' ? 'provider-not-openai' : baseUrl === 'env' ? 'provider-unknown:runtime-base-url' : undefined;
+  const built: [string, string | undefined] = baseUrl === 'vendor' ? ['other', 'provider-not-openai'] : baseUrl === 'env' ? ['unknown', 'provider-unknown:runtime-base-url'] : ['openai', undefined];
+  let [provider, providerReason] = injected ? ['unknown', 'provider-unknown:injected'] : built;
+  if (callers) {
+    [provider, providerReason] = callers === 'unproven' ? ['unknown', 'provider-unknown:injected']
+      : callers === 'vendor' ? ['other', 'provider-not-openai'] : built;
+  }
   const expected: SiteExpectation[] = blocks.filter((b) => b.sites > 0).map((b) => {
     const reasons = [...(providerReason && !b.providerUnchecked ? [providerReason] : []), ...b.forced];
     return {

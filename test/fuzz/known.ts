@@ -16,26 +16,7 @@ export interface KnownIssue {
   matches(f: Failure, program: GeneratedProgram): boolean;
 }
 
-const LAZY = new Set(['class:lazy-getter', 'class:static-lazy']);
-
-export const KNOWN_ISSUES: KnownIssue[] = [
-  {
-    id: 'lazy-client-field',
-    summary:
-      'lib/scan/provider.ts (fromThisField): a client field filled lazily is not followed to its construction: ' +
-      '`this._c ??= new OpenAI()` is not an assignment there, a `null` initialiser counts as an unproven client, ' +
-      'a static field assigned through the class name (`Cls._c = …`, `Cls.#c = …`) is never seen; ' +
-      'the site gets provider-unknown:injected instead of its client\'s provider',
-    matches: (f, program) => {
-      const m = f.mismatch;
-      if (f.kind !== 'outcome' || !m || !program.shapes.some((s) => LAZY.has(s))) return false;
-      // an ignored site lists no reasons: the provider and its evidence say it
-      if (m.what === 'provider' && m.status === 'ignored') return m.provider === 'unknown' && /never constructed in view|never assigned in view|^null in /.test(m.evidence ?? '');
-      if (!m.reasons?.includes('provider-unknown:injected')) return false;
-      return m.what === 'provider' || (m.what === 'reasons' && (m.missing ?? []).every((r) => r.startsWith('provider-')));
-    },
-  },
-];
+export const KNOWN_ISSUES: KnownIssue[] = [];
 
 /**
  * The known issue a failure is a case of. A `sites` failure (the total count) is known when its

@@ -29,6 +29,8 @@ export interface ExpectedSite {
   status: string;
   /** `code` or `code:detail`; a bare code matches any detail. */
   reasons: string[];
+  /** The report's `client.evidence`, exactly; checked only when the fixture gives it. */
+  evidence?: string;
 }
 
 export interface Expected {
