@@ -962,6 +962,8 @@ function typeClasses(checker: ts.TypeChecker, type: ts.Type): ('openai' | 'azure
     if (symbol.name === 'OpenAI') return ['openai'];
     return undefined;
   }
+  // the ECMAScript lib (`Promise<…>`) and @types packages declare no other vendor's client: unknown
+  if (/\/node_modules\/(typescript\/lib|@types)\//.test(file)) return undefined;
   if (file.includes('/node_modules/')) return ['foreign'];
   return undefined;
 }
