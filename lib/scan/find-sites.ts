@@ -171,30 +171,24 @@ function completionsAliasCall(call: ts.CallExpression, scope: BindingScope): Fou
 
 /** `const x = <chat>.completions` or `const { completions } = <chat>`: the `<chat>` expression. */
 function completionsResourceChat(decl: ts.Declaration): ts.Expression | undefined {
-  if (ts.isVariableDeclaration(decl) && decl.initializer && decl.parent.flags & ts.NodeFlags.Const) {
-    const init = unwrap(decl.initializer);
-    if (isAccess(init) && accessName(init) === 'completions') return unwrap(init.expression);
-  }
-  if (ts.isBindingElement(decl) && ts.isObjectBindingPattern(decl.parent)) {
-    const key = propertyNameText(decl.propertyName ?? (ts.isIdentifier(decl.name) ? decl.name : undefined));
-    const holder = decl.parent.parent;
-    if (key === 'completions' && ts.isVariableDeclaration(holder) && holder.initializer && holder.parent.flags & ts.NodeFlags.Const) {
-      return unwrap(holder.initializer);
-    }
-  }
-  return undefined;
+  return heldResource(decl, 'completions');
 }
 
 /** `const chat = client.chat` or `const { chat } = client` in view: the client expression. */
 function chatResourceClient(decl: ts.Declaration): ts.Expression | undefined {
+  return heldResource(decl, 'chat');
+}
+
+/** A resource held in a const: `const x = <holder>.<key>` or `const { <key> } = <holder>`; the holder. */
+function heldResource(decl: ts.Declaration, key: string): ts.Expression | undefined {
   if (ts.isVariableDeclaration(decl) && decl.initializer && decl.parent.flags & ts.NodeFlags.Const) {
     const init = unwrap(decl.initializer);
-    if (isAccess(init) && accessName(init) === 'chat') return unwrap(init.expression);
+    if (isAccess(init) && accessName(init) === key) return unwrap(init.expression);
   }
   if (ts.isBindingElement(decl) && ts.isObjectBindingPattern(decl.parent)) {
-    const key = propertyNameText(decl.propertyName ?? (ts.isIdentifier(decl.name) ? decl.name : undefined));
+    const name = propertyNameText(decl.propertyName ?? (ts.isIdentifier(decl.name) ? decl.name : undefined));
     const holder = decl.parent.parent;
-    if (key === 'chat' && ts.isVariableDeclaration(holder) && holder.initializer) return unwrap(holder.initializer);
+    if (name === key && ts.isVariableDeclaration(holder) && holder.initializer && holder.parent.flags & ts.NodeFlags.Const) return unwrap(holder.initializer);
   }
   return undefined;
 }
