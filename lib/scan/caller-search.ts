@@ -3,11 +3,11 @@
  * function, and whether a module's importers can all be in view (W-EDGE). Files are read only
  * when a site's value first leaves through an exported function, and once.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { discoverFiles } from '../files.js';
 import type { ProjectLayout } from '../project/layout.js';
 import type { FollowSearch } from './callers.js';
+import { escapeRegExp, textOf } from './endpoint-importers.js';
 
 export interface CallerSearchInput {
   /** Every source file of the run (absolute paths). */
@@ -27,15 +27,7 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
   let texts: Map<string, string> | undefined;
   const named = new Map<string, string[]>();
   const run = new Set(input.files.map((f) => path.normalize(f)));
-  const read = (file: string): string | undefined => {
-    const known = input.texts.get(file);
-    if (known !== undefined) return known;
-    try {
-      return readFileSync(file, 'utf8');
-    } catch {
-      return undefined; // unreadable files are reported by discovery
-    }
-  };
+  const read = (file: string) => textOf(file, input.texts);
   const allTexts = (): Map<string, string> => {
     if (texts) return texts;
     texts = new Map();
@@ -89,6 +81,7 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
   };
 }
 
+/** `name` as a whole identifier, as lib/scan/injected.ts's caller search spells it. */
 function wordPattern(name: string): RegExp {
-  return new RegExp(`(^|[^\\w$])${name.replace(/\$/g, '\\$')}($|[^\\w$])`);
+  return new RegExp(`(?<![\\w$])${escapeRegExp(name)}(?![\\w$])`);
 }
