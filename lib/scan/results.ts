@@ -446,15 +446,9 @@ export class ResultAnalyzer {
 
   /** H-TYPES on an annotation of a followed value; Chat types without an equivalent escape (result-escapes:type). */
   private retypeAnnotation(type: ts.TypeNode | undefined): 'ok' | 'escape' {
-    if (!type) return 'ok';
-    const refs: ts.TypeReferenceNode[] = ts.isTypeReferenceNode(type) ? [type] : [];
-    walk(type, (n) => {
-      if (ts.isTypeReferenceNode(n)) refs.push(n);
-    });
-    const escape = refs.map((r) => this.site.retypeReference(r)).includes('escape');
-    if (escape) this.site.reason('result-escapes', 'type');
-    return escape ? 'escape' : 'ok';
+    return this.site.retypeAnnotation(type, 'result-escapes');
   }
+
 
   /** Emit the chain edit of a value whose use needs nothing more. */
   private edit(end: ts.Node, shape: Shape, chain: Chain): void {

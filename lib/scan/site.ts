@@ -4,7 +4,7 @@ import type { Kind } from '../options.js';
 import type { Edit } from '../plan.js';
 import type { Note } from '../report/model.js';
 import { TYPE_RENAMES } from '../rules/results.js';
-import { ts, startOf } from './ast.js';
+import { ts, startOf, walk } from './ast.js';
 import type { ReasonCode, ReasonRef } from '../rules/reasons.js';
 import type { RuleId } from '../rules/ids.js';
 
@@ -72,6 +72,22 @@ export class SiteAnalysis {
     if (!target.to) return 'escape';
     this.edit({ op: 'retype', rule: 'H-TYPES', ...this.range(ref.typeName), to: target.to, importName: target.to, importFrom: target.module });
     return 'done';
+  }
+
+  /**
+   * H-TYPES on a whole annotation (`Promise<ChatCompletion>`, `Stream<ChatCompletionChunk>`): every
+   * Chat type reference in it; one without an equivalent means the value leaves the unit, reported
+   * with `code` (`result-escapes:type`, `stream-handoff:type`).
+   */
+  retypeAnnotation(type: ts.TypeNode | undefined, code: 'result-escapes' | 'stream-handoff'): 'ok' | 'escape' {
+    if (!type) return 'ok';
+    const refs: ts.TypeReferenceNode[] = ts.isTypeReferenceNode(type) ? [type] : [];
+    walk(type, (n) => {
+      if (ts.isTypeReferenceNode(n)) refs.push(n);
+    });
+    const escape = refs.map((r) => this.retypeReference(r)).includes('escape');
+    if (escape) this.reason(code, 'type');
+    return escape ? 'escape' : 'ok';
   }
 
   /** A unit key for a declaration: two sites with the same key migrate together. */

@@ -12,7 +12,7 @@ import {
   type ChunkShape, type ChunkStep,
 } from '../rules/streams.js';
 import {
-  ts, climbWrappers, unwrap, stringValue, numberValue, startOf, isInside, isFunctionLike, isBooleanContext, isEquality, isWriteReference, returnExpressions, shortText, walk,
+  ts, climbWrappers, unwrap, stringValue, numberValue, startOf, isInside, isFunctionLike, isBooleanContext, isEquality, isWriteReference, returnExpressions, shortText,
 } from './ast.js';
 import { callersOf, feedParameter, MAX_HOPS, returningFunction } from './callers.js';
 import type { ScanContext } from './context.js';
@@ -93,7 +93,7 @@ export class StreamAnalyzer {
       const fed = feedParameter(this.ctx, this.site, outer, this.paramsFollowed, this.hops, 'stream-handoff');
       if (fed === 'done') return;
       if (fed) {
-        if (fed.type) this.retypeStreamAnnotation(fed.type);
+        if (fed.type) this.site.retypeAnnotation(fed.type, 'stream-handoff');
         this.hops++;
         for (const ref of this.references(fed.name)) follow(ref);
         this.hops--;
@@ -107,7 +107,7 @@ export class StreamAnalyzer {
       if (fn && callers && !('stop' in callers) && !this.returnsFollowed.has(fn)) {
         this.returnsFollowed.add(fn);
         this.site.share('returns', fn);
-        if (fn.type) this.retypeStreamAnnotation(fn.type);
+        if (fn.type) this.site.retypeAnnotation(fn.type, 'stream-handoff');
         const async = !isPromise && Boolean(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Async);
         this.hops++;
         // an async function hands its callers a promise of the stream it returns
@@ -130,14 +130,7 @@ export class StreamAnalyzer {
     this.handoff(climbWrappers(call), (n) => this.awaited(n, follow), true);
   }
 
-  /** H-TYPES on a parameter or return type that holds the stream. */
-  private retypeStreamAnnotation(type: ts.TypeNode): void {
-    const refs: ts.TypeReferenceNode[] = ts.isTypeReferenceNode(type) ? [type] : [];
-    walk(type, (n) => {
-      if (ts.isTypeReferenceNode(n)) refs.push(n);
-    });
-    if (refs.map((r) => this.site.retypeReference(r)).includes('escape')) this.site.reason('stream-handoff', 'type');
-  }
+
 
   // ---- the helper (S-HELPER, S-FINAL) ------------------------------------------------------
 
@@ -375,7 +368,7 @@ export class StreamAnalyzer {
           const fed = feedParameter(this.ctx, this.site, outer, this.paramsFollowed, this.hops, 'stream-handoff');
           if (fed === 'done') return;
           if (fed) {
-            if (fed.type) this.retypeStreamAnnotation(fed.type);
+            if (fed.type) this.site.retypeAnnotation(fed.type, 'stream-handoff');
             this.hops++;
             for (const ref of this.references(fed.name)) this.chunk(ref, 'chunk', { root: ref, accessed: [], usageLinks: [], path: chain.path });
             this.hops--;
