@@ -256,3 +256,8 @@ export function returnExpressions(fn: ts.FunctionLikeDeclaration): ts.Expression
   ts.forEachChild(fn.body, visit);
   return out;
 }
+
+/** A JavaScript source (.js, .jsx, .mjs, .cjs): TypeScript infers nothing the code must fit. */
+export function isJavaScriptFile(sf: ts.SourceFile): boolean {
+  return /\.[cm]?jsx?$/i.test(sf.fileName);
+}

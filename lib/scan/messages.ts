@@ -2,13 +2,13 @@
  * Message analysis (docs/migration-spec.md §3, M- rules): can the `messages` value become `input`, what
  * must change shape, and may its leading system message be hoisted into `instructions`?
  */
-import { ts, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers } from './ast.js';
+import { ts, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers, isJavaScriptFile } from './ast.js';
 import { declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
 import { isChatCompletionsCall } from './find-sites.js';
-import { isErrorType, isSimpleRole, isStringTyped, messageElementsAreSimple, CHAT_MESSAGE_TYPES, typeIsString } from './types.js';
+import { isErrorType, isSimpleRole, SIMPLE_ROLES, isStringTyped, messageElementsAreSimple, CHAT_MESSAGE_TYPES, typeIsString } from './types.js';
 
 export interface MessagesFacts {
   /** The leading system/developer message may be hoisted (M-SYSTEM conditions about the array). */
@@ -49,7 +49,9 @@ export class MessagesAnalyzer {
   private elements(array: ts.ArrayLiteralExpression): void {
     for (const el of array.elements) {
       const e = unwrap(el as ts.Expression);
-      if (ts.isObjectLiteralExpression(e)) this.message(e);
+      const untypedContent = ts.isObjectLiteralExpression(e) ? this.untypedPlainContent(e) : undefined;
+      if (untypedContent) this.untyped(untypedContent, { value: el as ts.Expression, element: true });
+      else if (ts.isObjectLiteralExpression(e)) this.message(e);
       else if (ts.isSpreadElement(e)) this.opaque(e.expression, e.expression);
       else if (!ts.isOmittedExpression(e)) this.opaqueElement(e, el as ts.Expression);
       else this.site.reason('messages-not-local');
@@ -82,7 +84,7 @@ export class MessagesAnalyzer {
         const method = parent.name.text;
         const call = parent.parent;
         if ((method === 'push' || method === 'unshift') && ts.isCallExpression(call) && call.expression === parent) {
-          for (const arg of call.arguments) this.pushed(arg);
+          for (const arg of call.arguments) this.pushed(arg, decl);
           continue;
         }
         if (method === 'length') continue;
@@ -99,12 +101,18 @@ export class MessagesAnalyzer {
     return decl;
   }
 
-  private pushed(arg: ts.Expression): void {
+  private pushed(arg: ts.Expression, into: ts.VariableDeclaration): void {
     const e = unwrap(arg);
     if (isReplayRead(this.ctx.checker, e)) {
       // M-REPLAY: rewritten where the result is read (results analysis)
       this.hasItems = true;
       this.site.kinds.add('tool-using');
+      return;
+    }
+    const convert = this.takesConvertedPushes(into);
+    const untypedContent = convert && ts.isObjectLiteralExpression(e) ? this.untypedPlainContent(e) : undefined;
+    if (untypedContent) {
+      this.untyped(untypedContent, { value: arg, element: true });
       return;
     }
     if (ts.isObjectLiteralExpression(e)) {
@@ -117,7 +125,44 @@ export class MessagesAnalyzer {
     const simple = ts.isSpreadElement(e)
       ? messageElementsAreSimple(this.ctx.checker, e.expression)
       : messageElementTypeSimple(this.ctx, e, this.ctx.checker.getTypeAtLocation(e));
-    if (simple !== 'yes') this.untyped(ts.isSpreadElement(e) ? e.expression : e);
+    if (simple === 'yes') return;
+    if (!convert) this.untyped(ts.isSpreadElement(e) ? e.expression : e);
+    else if (ts.isSpreadElement(e)) this.untyped(e.expression, { value: e.expression, element: false });
+    else this.untyped(e, { value: arg, element: true });
+  }
+
+  /**
+   * Whether a value pushed into this history may be converted at run time: the converted items
+   * (ResponseInputItem) must fit the array, which holds for a JavaScript file, an array typed
+   * with a Chat message type (retyped ResponseInputItem[], M-TYPES) or with `any` elements; an
+   * array whose type TypeScript inferred from its literal would reject them.
+   */
+  private takesConvertedPushes(decl: ts.VariableDeclaration): boolean {
+    if (!this.ctx.runtimeConversion) return false;
+    const type = decl.type;
+    if (!type) return isJavaScriptFile(decl.getSourceFile());
+    if (CHAT_MESSAGE_TYPES.test(type.getText())) return true;
+    const element = ts.isArrayTypeNode(type) ? type.elementType
+      : ts.isTypeReferenceNode(type) && type.typeArguments?.length === 1 ? type.typeArguments[0] : undefined;
+    return element?.kind === ts.SyntaxKind.AnyKeyword;
+  }
+
+  /**
+   * A plain role message (`{ role: 'user', content: q }`, no other key) whose content the tool
+   * cannot prove a string: `q` may be a parts array at run time, so the whole message is handed
+   * to the converter (M-CONTENT-UNTYPED), which maps parts the way M-PART-* does. Returns that
+   * content; undefined for any other message.
+   */
+  private untypedPlainContent(obj: ts.ObjectLiteralExpression): ts.Expression | undefined {
+    if (!this.ctx.runtimeConversion) return undefined;
+    if (obj.properties.length !== 2 || obj.properties.some((p) => !ts.isPropertyAssignment(p) && !ts.isShorthandPropertyAssignment(p))) return undefined;
+    const role = stringValue(propertyValue(findKey(obj, 'role')));
+    const content = propertyValue(findKey(obj, 'content'));
+    if (!role || !SIMPLE_ROLES.has(role) || !content) return undefined;
+    const v = unwrap(content);
+    const lit = literalValue(v);
+    if (ts.isArrayLiteralExpression(v) || (lit && (lit.kind === 'null' || lit.kind === 'undefined'))) return undefined;
+    return isStringTyped(this.ctx.checker, v) !== 'yes' && !isChatContentRead(this.ctx.checker, v) ? v : undefined;
   }
 
   /** M-TYPES: a Chat message annotation on a unit-local array becomes `EasyInputMessage[]` (or `ResponseInputItem[]`). */
@@ -165,9 +210,21 @@ export class MessagesAnalyzer {
     } else {
       this.site.reason('messages-not-local');
     }
-    if (!this.ctx.typeAware && !this.ctx.program.getCompilerOptions().lib && isErrorType(this.ctx.checker.getTypeAtLocation(unwrap(e)))) {
-      this.site.libTypeGap = true;
-    }
+    if (!this.ctx.typeAware && !this.ctx.program.getCompilerOptions().lib && this.libMayType(unwrap(e))) this.site.libTypeGap = true;
+  }
+
+  /**
+   * Whether the ECMAScript lib may type a value the lib-less program could not: the error type
+   * (`q.trim()`), or `any` from iterating an array (`for (const q of QUESTIONS)`) or from a call.
+   */
+  private libMayType(e: ts.Expression): boolean {
+    const type = this.ctx.checker.getTypeAtLocation(e);
+    if (isErrorType(type)) return true;
+    if (!(type.flags & ts.TypeFlags.Any)) return false;
+    if (ts.isCallExpression(e)) return true;
+    const decl = ts.isIdentifier(e) ? declarationOf(this.ctx.checker, e) : undefined;
+    return Boolean(decl && ts.isVariableDeclaration(decl) && (ts.isForOfStatement(decl.parent.parent) ||
+      (decl.initializer && ts.isCallExpression(unwrap(decl.initializer)))));
   }
 
   /** One message object literal (M-USER, M-SYSTEM, M-ASSIST-*, M-TOOL, M-NAME, M-FUNCTION). */
@@ -405,11 +462,22 @@ export function isReplayRead(checker: ts.TypeChecker, expression: ts.Expression,
     return Boolean(decl && ts.isVariableDeclaration(decl) && decl.initializer && isReplayRead(checker, decl.initializer, depth + 1));
   }
   if (!ts.isPropertyAccessExpression(e) || e.name.text !== 'message') return false;
-  let choice = unwrap(e.expression);
-  if (ts.isCallExpression(choice) && ts.isPropertyAccessExpression(choice.expression) && choice.expression.name.text === 'at') choice = choice.expression.expression;
-  else if (ts.isElementAccessExpression(choice)) choice = choice.expression;
+  const choice = unwrap(e.expression);
+  if (isChoiceRead(choice)) return true;
+  // `choice.message`, where every value of `choice` is `r.choices[0]`
+  if (!ts.isIdentifier(choice)) return false;
+  const decl = declarationOf(checker, choice);
+  if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer) return false;
+  return [decl.initializer, ...assignedValues(checker, decl.name)].every((v) => isChoiceRead(unwrap(v)));
+}
+
+/** `r.choices[i]` or `r.choices.at(i)`. */
+function isChoiceRead(e: ts.Expression): boolean {
+  let choice: ts.Expression;
+  if (ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && e.expression.name.text === 'at') choice = e.expression.expression;
+  else if (ts.isElementAccessExpression(e)) choice = e.expression;
   else return false;
-  const choices = unwrap(choice as ts.Expression);
+  const choices = unwrap(choice);
   return ts.isPropertyAccessExpression(choices) && choices.name.text === 'choices';
 }
 

@@ -370,7 +370,9 @@ export async function checkPrograms(seeds: number[], opts: CheckOptions = {}): P
     let parsed = true;
     for (const c of changes) {
       const rel = path.relative(inDir, c.file).split(path.sep).join('/');
-      if (!(rel in files)) {
+      // M-CONTENT-UNTYPED: the run writes its package's converter module once, next to the code
+      const converter = c.created && /(^|\/)to-responses-input\.(ts|js|mjs|cjs)$/.test(rel) && c.before === '';
+      if (!(rel in files) && !converter) {
         fail(seed, 'exception', `changed a file outside the program: ${c.rel}`);
         continue;
       }
@@ -392,7 +394,7 @@ export async function checkPrograms(seeds: number[], opts: CheckOptions = {}): P
     result.changedPrograms++;
     writeFiles(outDir, { ...isolation(program), ...out });
     if (!parsed) return; // already a failure; tsc would only repeat it
-    for (const line of sdkLines) for (const f of names) if (isTs(f)) add(line, path.join('out', String(seed), f), program, out[f]);
+    for (const line of sdkLines) for (const f of Object.keys(out)) if (isTs(f)) add(line, path.join('out', String(seed), f), program, out[f]);
     try {
       const again = await run(defaultOptions({ paths: program.roots, cwd: outDir, dryRun: true, format: 'json' }));
       for (const e of again.report.errors) fail(seed, 'idempotency', `second run reports an error: ${e.file}: ${e.message.split('\n')[0]}`);
