@@ -69,12 +69,25 @@ export function transformFile(
   prepared?: TransformContext,
 ): FileTransformResult {
   const ctx = prepared && prepared.file === file && prepared.text === text ? prepared : new TransformContext(file, text);
+  const unique = uniqueEdits(edits);
   for (const t of TRANSFORMS) {
-    for (const edit of edits) if (t.ops.includes(edit.op)) t.apply(ctx, edit);
+    for (const edit of unique) if (t.ops.includes(edit.op)) t.apply(ctx, edit);
   }
   addImports(ctx);
   for (const m of markers) insertMarkers(ctx, m.statementStart, m.reasons);
   const output = ctx.editor.apply();
   if (output !== text) assertParses(file, output);
   return { output, changed: output !== text };
+}
+
+/**
+ * Sites of one unit that share a declaration (a params object two calls take, a builder's
+ * literal) each plan the same edit of it: it is applied once.
+ */
+function uniqueEdits(edits: readonly Edit[]): Edit[] {
+  const seen = new Set<string>();
+  return edits.filter((e) => {
+    const key = JSON.stringify(e);
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
 }

@@ -154,6 +154,8 @@ function kindOfUse(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdenti
     if (ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent) || ts.isBindingElement(parent)) return `${id.text} is taken by name`;
     return 'other';
   }
+  // an overload signature of the function itself declares, it does not use
+  if ((ts.isFunctionDeclaration(parent) || ts.isMethodDeclaration(parent)) && parent.name === id && !parent.body) return 'plumbing';
   const outer = climbWrappers(ts.isPropertyAccessExpression(parent) && parent.name === id ? parent : id);
   if (ts.isExportAssignment(outer.parent)) return 'plumbing';
   if ((ts.isShorthandPropertyAssignment(outer.parent) || ts.isPropertyAssignment(outer.parent)) && isModuleExports(outer.parent.parent)) return 'plumbing';

@@ -8,7 +8,10 @@ import { CHAT_PARAMS, MIN_OUTPUT_TOKENS, UNSUPPORTED_MODEL } from '../rules/requ
 import { helperRename } from '../rules/helpers.js';
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, propertyValue, shortText, climbWrappers, isWriteReference, castTypes,
+  returnExpressions, isInside, walk,
 } from './ast.js';
+import { calledFunction, calledName, callersOf, type FollowedFunction } from './callers.js';
+import { locationOf } from './context.js';
 import { bindingOfExpression, declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
 import { MessagesAnalyzer, type MessagesFacts } from './messages.js';
@@ -50,7 +53,8 @@ export class RequestAnalyzer {
     }
     const top = this.paramsObject(arg, call);
     if (!top) {
-      this.site.reason('params-not-local', 'params');
+      // unless following a builder already said where it stopped
+      if (!this.site.reasons.some((r) => r.code === 'params-not-local')) this.site.reason('params-not-local', 'params');
       return { stream: method === 'stream' ? 'yes' : 'no' };
     }
     const collected: Collected = { entries: [], objects: [], opaqueStream: false };
@@ -63,26 +67,75 @@ export class RequestAnalyzer {
     this.retypeCast(arg);
     const e = unwrap(arg);
     if (ts.isObjectLiteralExpression(e)) return e;
+    if (isCallOrAwaitedCall(e)) return this.builtParams(e);
     if (!ts.isIdentifier(e)) return undefined;
     const decl = declarationOf(this.ctx.checker, e);
     if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer) return undefined;
+    if (!this.onlyParamsOfSites(decl as ts.VariableDeclaration & { name: ts.Identifier })) return undefined;
+    if (!(decl.parent.flags & ts.NodeFlags.Const) && referencesOf(this.ctx.checker, decl.name).some(isWriteReference)) return undefined;
     this.retypeCast(decl.initializer);
+    if (decl.type) this.retype(decl.type);
     const init = unwrap(decl.initializer);
+    if (isCallOrAwaitedCall(init)) return this.builtParams(init);
     if (!ts.isObjectLiteralExpression(init)) return undefined;
-    if (isExported(this.ctx.checker, decl.name)) return undefined;
-    for (const ref of referencesOf(this.ctx.checker, decl.name)) {
+    this.site.share('params', decl);
+    void call;
+    return init;
+  }
+
+  /** A params variable neither exported nor used other than as the params of sites (or spread). */
+  private onlyParamsOfSites(decl: ts.VariableDeclaration & { name: ts.Identifier }): boolean {
+    if (isExported(this.ctx.checker, decl.name)) return false;
+    return referencesOf(this.ctx.checker, decl.name).every((ref) => {
       const use = climbWrappers(ref);
-      if (ts.isCallExpression(use.parent) && use.parent.arguments[0] === use && isSiteCall(use.parent)) continue;
-      if (use.parent && ts.isSpreadAssignment(use.parent)) continue;
+      return (ts.isCallExpression(use.parent) && use.parent.arguments[0] === use && isSiteCall(use.parent)) || ts.isSpreadAssignment(use.parent);
+    });
+  }
+
+  /**
+   * V-BUILDER (W-FOLLOW): params returned by a project function (`await createParams(true)`). The
+   * function must return one object literal (directly or through a local const), and every call
+   * of it in the project must give params to a site, directly or through a const used only so:
+   * those sites share the literal and migrate together (G-UNIT); the Chat params types of its
+   * signatures, overloads included, are retyped (H-TYPES). Otherwise `params-not-local:params`
+   * with where following stopped.
+   */
+  private builtParams(e: ts.Expression): ts.ObjectLiteralExpression | undefined {
+    const call = (ts.isAwaitExpression(e) ? unwrap(e.expression) : e) as ts.CallExpression;
+    const fn = calledFunction(this.ctx.checker, call);
+    if (!fn) return undefined;
+    const returned = returnedObject(this.ctx, fn);
+    if (!returned) return undefined;
+    const callers = callersOf(fn, this.ctx, this.ctx.callerSearch);
+    if ('stop' in callers) {
+      this.site.reason('params-not-local', `params: ${callers.stop}`);
       return undefined;
     }
-    if (decl.parent.flags & ts.NodeFlags.Const || !referencesOf(this.ctx.checker, decl.name).some(isWriteReference)) {
-      this.site.share('params', decl);
-      if (decl.type) this.retype(decl.type);
-      void call;
-      return init;
+    const other = callers.calls.find((c) => !this.givesParamsToSites(c));
+    if (other) {
+      this.site.reason('params-not-local', `params: ${calledName(fn)?.text ?? 'the builder'} is also called for something else (${locationOf(this.ctx, other)})`);
+      return undefined;
     }
-    return undefined;
+    this.site.share('params', returned.object);
+    if (returned.holder?.type) this.retype(returned.holder.type);
+    for (const signature of signaturesOf(this.ctx.checker, fn)) {
+      const type = signature.type!;
+      if (ts.isTypeReferenceNode(type)) this.retype(type);
+      walk(type, (n) => {
+        if (ts.isTypeReferenceNode(n)) this.retype(n);
+      });
+    }
+    return returned.object;
+  }
+
+  /** `f(…)` or `await f(…)` as a site's params, or as a const that only gives params to sites. */
+  private givesParamsToSites(call: ts.CallExpression): boolean {
+    let use: ts.Node = climbWrappers(call);
+    if (ts.isAwaitExpression(use.parent)) use = climbWrappers(use.parent);
+    const parent = use.parent;
+    if (ts.isCallExpression(parent) && parent.arguments[0] === use && isSiteCall(parent)) return true;
+    return ts.isVariableDeclaration(parent) && parent.initializer === use && ts.isIdentifier(parent.name) &&
+      Boolean(parent.parent.flags & ts.NodeFlags.Const) && this.onlyParamsOfSites(parent as ts.VariableDeclaration & { name: ts.Identifier });
   }
 
   /** `x as ChatCompletionCreateParamsNonStreaming` / `satisfies …`: retype to the Responses type (§2.3). */
@@ -407,6 +460,37 @@ function bothUnconditional(entries: Entry[]): boolean {
 }
 
 /** A call that is itself a chat call site (`….chat.completions.create(…)`), for unit sharing. */
+function isCallOrAwaitedCall(e: ts.Expression): boolean {
+  return ts.isCallExpression(e) || (ts.isAwaitExpression(e) && ts.isCallExpression(unwrap(e.expression)));
+}
+
+/**
+ * The one object literal a builder returns: `return { … }`, or `return params` for a const
+ * `params = { … }` of the function used only by that return. Undefined for anything else.
+ */
+function returnedObject(ctx: ScanContext, fn: FollowedFunction): { object: ts.ObjectLiteralExpression; holder?: ts.VariableDeclaration } | undefined {
+  const returns = returnExpressions(fn);
+  if (returns.length !== 1) return undefined;
+  const e = unwrap(returns[0]);
+  if (ts.isObjectLiteralExpression(e)) return { object: e };
+  if (!ts.isIdentifier(e)) return undefined;
+  const decl = declarationOf(ctx.checker, e);
+  if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer || !(decl.parent.flags & ts.NodeFlags.Const)) return undefined;
+  if (!isInside(decl, fn)) return undefined;
+  const init = unwrap(decl.initializer);
+  if (!ts.isObjectLiteralExpression(init)) return undefined;
+  const refs = referencesOf(ctx.checker, decl.name);
+  return refs.length === 1 && refs[0] === e ? { object: init, holder: decl } : undefined;
+}
+
+/** The signatures of a function with a return type: its own and, for a declaration, its overloads. */
+function signaturesOf(checker: ts.TypeChecker, fn: FollowedFunction): ts.SignatureDeclaration[] {
+  const overloads = (ts.isFunctionDeclaration(fn) || ts.isMethodDeclaration(fn)) && fn.name
+    ? (checker.getSymbolAtLocation(fn.name)?.declarations ?? []).filter((d): d is ts.FunctionDeclaration | ts.MethodDeclaration => (ts.isFunctionDeclaration(d) || ts.isMethodDeclaration(d)) && !d.body)
+    : [];
+  return [fn, ...overloads].filter((s) => s.type);
+}
+
 function isSiteCall(call: ts.CallExpression): boolean {
   const callee = call.expression;
   return (ts.isPropertyAccessExpression(callee) || ts.isElementAccessExpression(callee)) && /\bcompletions\b/.test(callee.getText());
