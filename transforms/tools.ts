@@ -13,6 +13,11 @@ export function rewriteTool(ctx: TransformContext, edit: ToolEdit): void {
   const type = stringLiteralValue(findProp(obj, 'type')?.value as Node)!;
   const holder = findProp(obj, type)!;
   const inner = valueOf(holder)!;
+  if (inner.type === 'Identifier') {
+    // V-MAP over bare definitions the scan proved to hold parameters and no strict
+    ctx.editor.replace(holder.start, holder.end, `...${ctx.source(inner)}, strict: false`);
+    return;
+  }
   const replacements: { start: number; end: number; text: string }[] = [];
   const extra: string[] = [];
   if (type === 'function') {

@@ -26,6 +26,7 @@ export class ToolsAnalyzer {
     }
     if (ts.isCallExpression(v) && ts.isPropertyAccessExpression(v.expression) && v.expression.name.text === 'map') {
       const returned = mapCallbackReturn(v);
+      if (returned && ts.isObjectLiteralExpression(returned) && this.wrapsEachDefinition(v, returned)) return;
       if (returned && ts.isObjectLiteralExpression(returned)) return this.definition(returned);
     }
     this.site.reason('params-not-local', 'tools');
@@ -77,6 +78,44 @@ export class ToolsAnalyzer {
       if (!valueOf(fn, 'parameters')) this.site.note('T-PARAMS-KEY', 'info', 'An empty parameters schema was added: Responses requires the key.');
     }
     this.site.edit({ op: 'tool', rule: 'R-TOOLS', ...this.site.range(obj) });
+  }
+
+  /**
+   * V-MAP over bare definitions: `defs.map((d) => ({ type: 'function', function: d }))`, where
+   * `defs` is an array literal (inline, or a const read only by `.map`) of `{ name, description?,
+   * parameters }` literals. Each entry becomes `{ type: 'function', ...d, strict: false }`: every
+   * definition is in view, has its parameters and no strict of its own (R-TOOLS, R-STRICT).
+   */
+  private wrapsEachDefinition(call: ts.CallExpression, obj: ts.ObjectLiteralExpression): boolean {
+    const cb = unwrap(call.arguments[0]);
+    const param = isFunctionLike(cb) ? cb.parameters[0] : undefined;
+    const inner = valueOf(obj, 'function');
+    if (!param || !ts.isIdentifier(param.name) || obj.properties.length !== 2 || stringValue(valueOf(obj, 'type')) !== 'function') return false;
+    if (!inner || !ts.isIdentifier(unwrap(inner)) || (unwrap(inner) as ts.Identifier).text !== param.name.text) return false;
+    const receiver = unwrap((call.expression as ts.PropertyAccessExpression).expression);
+    const defs = ts.isArrayLiteralExpression(receiver) ? receiver : ts.isIdentifier(receiver) ? this.mappedArray(receiver) : undefined;
+    const bare = defs?.elements.every((el) => {
+      const d = unwrap(el as ts.Expression);
+      return ts.isObjectLiteralExpression(d) && Boolean(valueOf(d, 'name') && valueOf(d, 'parameters')) &&
+        d.properties.every((p) => (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ['name', 'description', 'parameters'].includes(propertyNameText(p.name) ?? ''));
+    });
+    if (!bare) return false;
+    this.site.note('R-STRICT', 'info', 'strict: false set on a function tool: Chat tools are non-strict by default, Responses tools strict.');
+    this.site.edit({ op: 'tool', rule: 'R-TOOLS', ...this.site.range(obj) });
+    return true;
+  }
+
+  /** A module-private `const defs = [ … ]` whose every use is `defs.map(…)`. */
+  private mappedArray(id: ts.Identifier): ts.ArrayLiteralExpression | undefined {
+    const decl = declarationOf(this.ctx.checker, id);
+    if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer || !(decl.parent.flags & ts.NodeFlags.Const)) return undefined;
+    const init = unwrap(decl.initializer);
+    if (!ts.isArrayLiteralExpression(init) || isExported(this.ctx.checker, decl.name)) return undefined;
+    const onlyMapped = referencesOf(this.ctx.checker, decl.name).every((ref) => {
+      const access = climbWrappers(ref).parent;
+      return ts.isPropertyAccessExpression(access) && access.name.text === 'map' && ts.isCallExpression(access.parent) && access.parent.expression === access;
+    });
+    return onlyMapped ? init : undefined;
   }
 
   /** R-TOOLCHOICE: strings stay, object shapes are flattened. */
