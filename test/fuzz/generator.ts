@@ -533,10 +533,27 @@ function paramsPlan(ctx: Ctx, purpose: Purpose, params: [string, string][], fixe
     shape(ctx, 'params:inline');
     return { arg: literal, setup: msgs.setup, used };
   }
-  shape(ctx, 'params:local');
   literal.multi = true;
   const name = rng.pick(['params', 'request', 'body']);
   const type = ctx.ts ? `: ${typeRef(ctx, purpose === 'stream' ? 'ChatCompletionCreateParamsStreaming' : 'ChatCompletionCreateParamsNonStreaming')}` : '';
+  if (ctx.x.bool(0.3)) {
+    // V-BUILDER (second stream: classic programs stay as recorded): a local function returns
+    // the params; its one call gives them to the site
+    shape(ctx, 'params:builder');
+    const builder = ctx.x.pick(['buildParams', 'makeRequest', 'requestFor']);
+    return {
+      arg: name,
+      used,
+      setup: (w) => {
+        msgs.setup(w);
+        w.open(`function ${builder}()${type}`);
+        w.stmt(`return ${ctx.p.print(literal, w.depth)}`);
+        w.close();
+        w.stmt(`const ${name} = ${builder}()`);
+      },
+    };
+  }
+  shape(ctx, 'params:local');
   return {
     arg: name,
     used,
