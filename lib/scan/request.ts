@@ -43,6 +43,9 @@ interface Collected {
 }
 
 export class RequestAnalyzer {
+  /** V-BUILDER: the function that returned the params, and this site's call of it. */
+  private builder?: { fn: FollowedFunction; call: ts.CallExpression };
+
   constructor(private readonly ctx: ScanContext, private readonly site: SiteAnalysis) {}
 
   /** `arg`: the params argument (the second one of `create.call(thisArg, params)`). */
@@ -117,6 +120,7 @@ export class RequestAnalyzer {
       return undefined;
     }
     this.site.share('params', returned.object);
+    this.builder = { fn, call };
     if (returned.holder?.type) this.retype(returned.holder.type);
     for (const signature of signaturesOf(this.ctx.checker, fn)) {
       const type = signature.type!;
@@ -323,11 +327,27 @@ export class RequestAnalyzer {
     if (ts.isIdentifier(v)) {
       const decl = declarationOf(this.ctx.checker, v);
       if (decl && ts.isVariableDeclaration(decl) && decl.initializer && decl.parent.flags & ts.NodeFlags.Const) v = unwrap(decl.initializer);
+      else if (decl && ts.isParameter(decl)) v = this.builderArgument(decl) ?? v;
     }
     const lit = literalValue(v);
     if (lit?.kind === 'boolean') return lit.value ? 'yes' : current;
     if (lit && (lit.kind === 'null' || lit.kind === 'undefined')) return current;
     return 'dynamic';
+  }
+
+  /**
+   * `stream` of a V-BUILDER's literal taken from a parameter the builder never reassigns: what
+   * this site's call passes for it (`createParams(true)`), or its default. Each site of the unit
+   * gets its own answer; the literal itself is not changed.
+   */
+  private builderArgument(param: ts.ParameterDeclaration): ts.Expression | undefined {
+    const { fn, call } = this.builder ?? {};
+    if (!fn || !call || param.parent !== fn || !ts.isIdentifier(param.name) || param.dotDotDotToken) return undefined;
+    if (referencesOf(this.ctx.checker, param.name).some(isWriteReference)) return undefined;
+    const index = fn.parameters.indexOf(param);
+    if (call.arguments.slice(0, index + 1).some(ts.isSpreadElement)) return undefined;
+    const arg = call.arguments[index];
+    return arg ? unwrap(arg) : param.initializer && unwrap(param.initializer);
   }
 
   /** R-MAXTOK and T-MAXTOK-MIN. */
