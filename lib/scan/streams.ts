@@ -14,11 +14,15 @@ import {
 import {
   ts, climbWrappers, unwrap, stringValue, numberValue, startOf, isInside, isFunctionLike, isBooleanContext, isEquality, isWriteReference, returnExpressions, shortText,
 } from './ast.js';
+import { bindingOfExpression } from './bindings.js';
 import { callersOf, feedParameter, MAX_HOPS, returningFunction } from './callers.js';
 import type { ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import { ResultAnalyzer, useOf } from './results.js';
 import type { SiteAnalysis } from './site.js';
+
+/** Where the SDK exports its Stream class (v4 to v7 spellings). */
+const SDK_STREAM_MODULES = /^openai\/(core\/)?streaming(\.m?js)?$/;
 
 interface ChunkChain {
   root: ts.Node;
@@ -89,6 +93,8 @@ export class StreamAnalyzer {
   private handoff(outer: ts.Node, follow: (node: ts.Node) => void, isPromise = false): void {
     const use = useOf(outer);
     if (use === 'discard') return;
+    // `s instanceof Stream` with the SDK's Stream class: a Responses stream is one too
+    if (use === 'reflect' && !isPromise && this.isSdkStreamCheck(outer.parent)) return;
     if (use === 'argument' && this.hops < MAX_HOPS) {
       const fed = feedParameter(this.ctx, this.site, outer, this.paramsFollowed, this.hops, 'stream-handoff');
       if (fed === 'done') return;
@@ -119,6 +125,12 @@ export class StreamAnalyzer {
       if (other) return this.site.reason('stream-handoff', `return: the function also returns ${shortText(other, 40)}`);
     }
     this.site.reason('stream-handoff', use === 'read' || use === 'console' ? 'argument' : use);
+  }
+
+  private isSdkStreamCheck(node: ts.Node): boolean {
+    if (!ts.isBinaryExpression(node) || node.operatorToken.kind !== ts.SyntaxKind.InstanceOfKeyword) return false;
+    const cls = bindingOfExpression(this.ctx, node.right);
+    return cls?.kind === 'export' && cls.name === 'Stream' && SDK_STREAM_MODULES.test(cls.module);
   }
 
   /** `await f()` of an async function that returns the stream: follow the awaited value. */
