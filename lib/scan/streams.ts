@@ -95,6 +95,8 @@ export class StreamAnalyzer {
     if (use === 'discard') return;
     // `s instanceof Stream` with the SDK's Stream class: a Responses stream is one too
     if (use === 'reflect' && !isPromise && this.isSdkStreamCheck(outer.parent)) return;
+    // logging the stream object reads none of its events (as for a logged result, O-ESCAPE)
+    if (use === 'console' && !isPromise) return this.site.note('O-ESCAPE', 'warn', 'A logged Chat stream object now logs the Responses stream object.');
     if (use === 'argument' && this.hops < MAX_HOPS) {
       const fed = feedParameter(this.ctx, this.site, outer, this.paramsFollowed, this.hops, 'stream-handoff');
       if (fed === 'done') return;
