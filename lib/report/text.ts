@@ -91,7 +91,8 @@ function outcomeDetail(site: SiteRecord): string {
   if (site.reasons.length > 0) {
     return site.reasons.map((r) => (r.detail === undefined ? r.code : `${r.code}:${oneLine(r.detail)}`)).join(', ');
   }
-  const notes = site.notes.map((n) => (n.level === 'warn' ? `${n.rule} (warn)` : n.rule)).join(', ');
+  // one entry per rule: two comparisons rewritten by O-FINISH are one thing to review
+  const notes = [...new Set(site.notes.map((n) => (n.level === 'warn' ? `${n.rule} (warn)` : n.rule)))].join(', ');
   // a group is one change: name the other files it rewrites (W-FOLLOW)
   return site.groupFiles?.length ? `${notes}${notes ? '; ' : ''}with ${site.groupFiles.join(', ')}` : notes;
 }
