@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { KINDS, type Kind } from '../options.js';
-import type { ConvertEdit, CreatedFile, FilePlan, SitePlan } from '../plan.js';
+import type { ConvertEdit, CreatedFile, Edit, FilePlan, SitePlan } from '../plan.js';
 import type { FileError, Note, Notice, Provider, SiteRecord, SiteStatus } from '../report/model.js';
 import { reasonMessage } from '../rules/reasons.js';
 import { FOREIGN_MODEL_HINT } from '../rules/providers.js';
@@ -177,6 +177,7 @@ export function scan(input: ScanInput): ScanResult {
   const { analysed, mockFiles, assumedDefault } = pass;
 
   const createdFiles = placeRuntimeConversions(analysed, project, layout, input);
+  expectedErrorsInTheWay(analysed, project);
   const plans = decide(analysed, input);
   const anyMigrated = plans.some((p) => p.sites.some((s) => s.record.status === 'migrated'));
   const notices: Notice[] = anyMigrated
@@ -454,6 +455,43 @@ function hasIgnoreMarker(sf: ts.SourceFile, found: FoundSite): boolean {
     }
   }
   return false;
+}
+
+/**
+ * A line a site's rewrite changes, under a `// @ts-expect-error`: the directive was written for an
+ * error of the Chat types, which the Responses types may not have, and an unused directive fails
+ * tsc. The site is reported (`ts-expect-error`), named after the first edit in the way.
+ */
+function expectedErrorsInTheWay(analysed: Analysed[], project: ScanProject): void {
+  for (const a of analysed) {
+    if (a.ignored || a.analysis.reasons.length) continue;
+    const hit = a.analysis.edits.find((e) => {
+      const sf = project.sourceFile(e.file);
+      return sf && linesOf(sf, e.start, e.end).some((line) => line > 0 && EXPECT_ERROR.test(lineText(sf, line - 1)));
+    });
+    if (hit) a.analysis.reason('ts-expect-error', EDIT_WORDS[hit.op] ?? hit.op);
+  }
+}
+
+const EXPECT_ERROR = /^\s*(\/\/|\/\*)\s*@ts-expect-error\b/;
+
+/** What a reviewer calls the rewrite an edit belongs to. */
+const EDIT_WORDS: Partial<Record<Edit['op'], string>> = {
+  request: 'params', callee: 'call', messages: 'messages', message: 'messages', 'convert-messages': 'messages', tool: 'tools',
+  'tool-choice': 'tool_choice', chain: 'result read', finish: 'finish_reason', replace: 'result read', operator: 'result read',
+  pattern: 'result read', rename: 'result read', retype: 'type', 'stream-read': 'stream read', 'stream-guard': 'stream loop',
+  replay: 'history', format: 'response_format', 'helper-call': 'helper',
+};
+
+function linesOf(sf: ts.SourceFile, start: number, end: number): number[] {
+  const first = sf.getLineAndCharacterOfPosition(start).line;
+  const last = sf.getLineAndCharacterOfPosition(Math.max(start, end)).line;
+  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+}
+
+function lineText(sf: ts.SourceFile, line: number): string {
+  const starts = sf.getLineStarts();
+  return sf.text.slice(starts[line], line + 1 < starts.length ? starts[line + 1] : sf.text.length);
 }
 
 // ---- deciding the outcome ----------------------------------------------------------------------

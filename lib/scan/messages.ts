@@ -203,11 +203,7 @@ export class MessagesAnalyzer {
    * (SiteAnalysis.libTypeGap).
    */
   private untyped(e: ts.Expression, convert?: { value: ts.Expression; element: boolean }): void {
-    if (convert && this.ctx.runtimeConversion && hasExpectErrorAbove(convert.value)) {
-      // the directive was written for the Chat type error the conversion removes: left unused,
-      // it is an error of its own (TS2578), and whether it covers only that error is not known
-      this.site.reason('messages-not-local', 'a // @ts-expect-error above the messages would be left unused by toResponsesInput()');
-    } else if (convert && this.ctx.runtimeConversion) {
+    if (convert && this.ctx.runtimeConversion) {
       this.converted = true;
       this.hasItems = true; // the converted value may hold function calls and outputs (M-TYPES)
       this.site.edit({ op: 'convert-messages', rule: 'M-CONTENT-UNTYPED', ...this.site.range(convert.value), element: convert.element, module: '', moduleFile: '' });
@@ -483,19 +479,6 @@ function isChoiceRead(e: ts.Expression): boolean {
   else return false;
   const choices = unwrap(choice);
   return ts.isPropertyAccessExpression(choices) && choices.name.text === 'choices';
-}
-
-/** A `@ts-expect-error` directive governs the line where `value` starts, or its `messages:` property's. */
-function hasExpectErrorAbove(value: ts.Expression): boolean {
-  const sf = value.getSourceFile();
-  const holder = ts.isPropertyAssignment(value.parent) || ts.isShorthandPropertyAssignment(value.parent) ? value.parent : undefined;
-  for (const node of holder ? [value, holder] : [value]) {
-    const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
-    if (line === 0) continue;
-    const above = sf.text.slice(sf.getPositionOfLineAndCharacter(line - 1, 0), sf.getPositionOfLineAndCharacter(line, 0));
-    if (/^\s*(\/\/|\/\*)\s*@ts-expect-error\b/.test(above)) return true;
-  }
-  return false;
 }
 
 /** `{ messages }` or `{ messages: x }` inside a params object literal. */
