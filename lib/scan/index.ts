@@ -473,7 +473,8 @@ function expectedErrorsInTheWay(analysed: Analysed[], project: ScanProject): voi
   }
 }
 
-const EXPECT_ERROR = /^\s*(\/\/|\/\*)\s*@ts-expect-error\b/;
+/** The directive as TypeScript reads it: `//`, `///`, `/*`, `/**`, or a block comment's ` * ` line. */
+const EXPECT_ERROR = /^\s*(\/\/\/?|\/\*+|\*+)\s*@ts-expect-error\b/;
 
 /** What a reviewer calls the rewrite an edit belongs to. */
 const EDIT_WORDS: Partial<Record<Edit['op'], string>> = {
