@@ -44,7 +44,9 @@ function renderLinks(ctx: TransformContext, links: readonly ChainLink[]): string
       i++;
       continue;
     }
-    out += renderLink(ctx, link);
+    // a read on the filtered array (`tool_calls?.length`): the array is never nullish, so `?.` says nothing
+    const afterFilter = i > 0 && links[i - 1].name.startsWith(TOOL_CALLS_FILTER);
+    out += renderLink(ctx, afterFilter && link.optional ? { ...link, optional: false } : link);
   }
   return out;
 }
