@@ -445,11 +445,9 @@ function hasIgnoreMarker(sf: ts.SourceFile, found: FoundSite): boolean {
     lines.add(line - 1);
     lines.add(line);
   }
-  const starts = sf.getLineStarts();
   for (const line of lines) {
     if (line < 0) continue;
-    const text = sf.text.slice(starts[line], starts[line + 1] ?? sf.text.length);
-    if (new RegExp(`//\\s*${IGNORE_MARKER}\\b`).test(text)) {
+    if (new RegExp(`//\\s*${IGNORE_MARKER}\\b`).test(lineText(sf, line))) {
       // on the call's own line, only a comment before the call counts as "above"
       return true;
     }
@@ -490,9 +488,10 @@ function linesOf(sf: ts.SourceFile, start: number, end: number): number[] {
   return Array.from({ length: last - first + 1 }, (_, i) => first + i);
 }
 
+/** The text of a 0-based line, its line break included. */
 function lineText(sf: ts.SourceFile, line: number): string {
   const starts = sf.getLineStarts();
-  return sf.text.slice(starts[line], line + 1 < starts.length ? starts[line + 1] : sf.text.length);
+  return sf.text.slice(starts[line], starts[line + 1] ?? sf.text.length);
 }
 
 // ---- deciding the outcome ----------------------------------------------------------------------
