@@ -12,6 +12,7 @@ import { expandPattern, pnpmPackages, ProjectLayout } from '../lib/project/layou
 import { ModuleResolver, type Resolution } from '../lib/project/resolver.js';
 import { canonicalModule, packageSpecifier } from '../lib/project/specifiers.js';
 import { importDepths } from '../lib/scan/import-depth.js';
+import { runTextReader } from '../lib/scan/endpoint-importers.js';
 import { PublishedPackages, findCallerFiles } from '../lib/scan/injected.js';
 import ts from '../lib/scan/typescript.cjs';
 import { FIXTURES } from './helpers/fixtures.js';
@@ -236,7 +237,7 @@ describe('W-INJECTED: the callers of an exported holder, and published packages 
     const found = findCallerFiles([
       { file: path.join(dir, 'svc/chat-service.ts'), name: 'ChatService' },
       { file: path.join(dir, 'svc/index.ts'), name: 'default' },
-    ], files, new Map([[path.join(dir, 'e.ts'), "import { ChatService } from './svc/chat-service';\n"]]));
+    ], files, runTextReader(new Map([[path.join(dir, 'e.ts'), "import { ChatService } from './svc/chat-service';\n"]])));
     const rel = (list: string[] | undefined) => (list ?? []).map((f) => path.relative(dir, f));
     // e.ts is read from memory (the candidates' texts), not from disk
     assert.deepEqual(rel(found.get(`${path.join(dir, 'svc/chat-service.ts')}\0ChatService`)), ['a.ts', 'c.cjs', 'e.ts']);
@@ -259,7 +260,7 @@ describe('W-INJECTED: the callers of an exported holder, and published packages 
       'app/main.ts': 'export {};\n',
     });
     const layout = new ProjectLayout();
-    const published = new PublishedPackages(layout, new ModuleResolver(layout), new Map());
+    const published = new PublishedPackages(layout, new ModuleResolver(layout), runTextReader(new Map()));
     const of = (rel: string) => published.publishedBy(path.join(dir, rel));
     assert.equal(of('packages/pub/src/svc.ts'), '@x/pub');
     assert.equal(of('packages/pub/src/helper.ts'), '@x/pub');

@@ -7,13 +7,13 @@ import path from 'node:path';
 import { discoverFiles } from '../files.js';
 import type { ProjectLayout } from '../project/layout.js';
 import type { FollowSearch } from './callers.js';
-import { escapeRegExp, textOf } from './endpoint-importers.js';
+import { escapeRegExp, type TextReader } from './endpoint-importers.js';
 
 export interface CallerSearchInput {
   /** Every source file of the run (absolute paths). */
   files: readonly string[];
-  /** Texts already read (the candidates). */
-  texts: ReadonlyMap<string, string>;
+  /** The run's texts, shared with the other searches (runTextReader). */
+  read: TextReader;
   layout: ProjectLayout;
   /** The paths given, absolute and real. */
   roots: readonly string[];
@@ -24,20 +24,9 @@ export interface CallerSearchInput {
 const MAX_OUTSIDE_FILES = 20000;
 
 export function createCallerSearch(input: CallerSearchInput): FollowSearch {
-  let texts: Map<string, string> | undefined;
   const named = new Map<string, string[]>();
   const run = new Set(input.files.map((f) => path.normalize(f)));
-  const read = (file: string) => textOf(file, input.texts);
-  const allTexts = (): Map<string, string> => {
-    if (texts) return texts;
-    texts = new Map();
-    for (const file of run) {
-      const text = read(file);
-      if (text !== undefined) texts.set(file, text);
-    }
-    if (process.env.MIGRATE_RESPONSES_TIMING) process.stderr.write(`callers: read the ${texts.size} files of the run\n`);
-    return texts;
-  };
+  const { read } = input;
   // the package's files the run does not cover, per package folder
   const outside = new Map<string, string[] | undefined>();
   const outsideOf = (root: string): string[] | undefined => {
@@ -59,7 +48,10 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
       let files = named.get(name);
       if (!files) {
         const word = wordPattern(name);
-        files = [...allTexts()].filter(([, text]) => text.includes(name) && word.test(text)).map(([file]) => file);
+        files = [...run].filter((file) => {
+          const text = read(file);
+          return text !== undefined && text.includes(name) && word.test(text);
+        });
         named.set(name, files);
       }
       return files;

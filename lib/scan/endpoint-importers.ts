@@ -68,6 +68,26 @@ export function textOf(file: string, texts: ReadonlyMap<string, string>): string
   }
 }
 
+/** A file's text by path (undefined when unreadable). */
+export type TextReader = (file: string) => string | undefined;
+
+/**
+ * The run's texts for the searches that look at every file (the callers of W-FOLLOW and
+ * W-INJECTED, the public files of published packages): the candidates' from memory, any other
+ * file read from disk once and kept, so that two searches, or two rounds of one, never read a
+ * file twice.
+ */
+export function runTextReader(known: ReadonlyMap<string, string>): TextReader {
+  const read = new Map<string, string | undefined>();
+  return (file) => {
+    const key = path.normalize(file);
+    const text = known.get(key);
+    if (text !== undefined) return text;
+    if (!read.has(key)) read.set(key, textOf(key, known));
+    return read.get(key);
+  };
+}
+
 export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -17,7 +17,7 @@ import { createScanProject, syntaxErrors, type CandidateText, type ScanProject }
 import { ProjectLayout } from '../project/layout.js';
 import { ModuleResolver } from '../project/resolver.js';
 import { mayHoldCallSite } from '../files.js';
-import { exportsChatEndpoint, importersOf } from './endpoint-importers.js';
+import { exportsChatEndpoint, importersOf, runTextReader } from './endpoint-importers.js';
 import { CallerSearch, PublishedPackages, findCallerFiles } from './injected.js';
 import { ProviderResolver, type ReasonRef } from './provider.js';
 import { RequestAnalyzer } from './request.js';
@@ -114,9 +114,10 @@ export function scan(input: ScanInput): ScanResult {
   const roots = [...sitePaths];
   const sources = new Map<string, ts.SourceFile>();
   const texts = new Map(candidates.map((c) => [path.normalize(c.path), c.text]));
-  const injected: Injection = { callers: new CallerSearch(), published: new PublishedPackages(layout, modules, texts) };
+  const readRunText = runTextReader(texts);
+  const injected: Injection = { callers: new CallerSearch(), published: new PublishedPackages(layout, modules, readRunText) };
   let project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
-  const follow = createCallerSearch({ files: input.files ?? sitePaths, texts, layout, roots: input.roots ?? [input.cwd], cwd: input.cwd });
+  const follow = createCallerSearch({ files: input.files ?? sitePaths, read: readRunText, layout, roots: input.roots ?? [input.cwd], cwd: input.cwd });
   const searches: Searches = { ...injected, follow };
   let pass = analyseFiles(sitePaths, project, modules, input, searches);
 
@@ -140,7 +141,7 @@ export function scan(input: ScanInput): ScanResult {
   for (let round = 0; round < MAX_CALLER_ROUNDS && (injected.callers.wanted.size || follow.wanted.size); round++) {
     const wanted = [...injected.callers.wanted.values()];
     injected.callers.wanted.clear();
-    const found = wanted.length ? findCallerFiles(wanted, input.files ?? candidates.map((c) => c.path), texts) : new Map<string, string[]>();
+    const found = wanted.length ? findCallerFiles(wanted, input.files ?? candidates.map((c) => c.path), readRunText) : new Map<string, string[]>();
     for (const [key, files] of found) injected.callers.searched.set(key, files);
     const followed = [...follow.wanted].map((f) => path.normalize(f));
     follow.wanted.clear();

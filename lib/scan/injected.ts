@@ -17,7 +17,7 @@
 import path from 'node:path';
 import { ts, climbWrappers } from './ast.js';
 import { locationOf } from './context.js';
-import { escapeRegExp, textOf } from './endpoint-importers.js';
+import { escapeRegExp, type TextReader } from './endpoint-importers.js';
 import type { PackageInfo, ProjectLayout } from '../project/layout.js';
 import type { ModuleResolver } from '../project/resolver.js';
 
@@ -63,7 +63,7 @@ function moduleNames(file: string): string[] {
  * name it as a word, or name its module in a string. One read of each file for all the exports.
  * `texts` has the files already in memory; the others are read from disk.
  */
-export function findCallerFiles(wanted: readonly ExportRef[], files: readonly string[], texts: ReadonlyMap<string, string>): Map<string, string[]> {
+export function findCallerFiles(wanted: readonly ExportRef[], files: readonly string[], read: TextReader): Map<string, string[]> {
   const tests = wanted.map((ref) => {
     const words = ref.name === 'default' ? [] : [ref.name];
     const modules = moduleNames(ref.file).map(escapeRegExp).join('|');
@@ -75,7 +75,7 @@ export function findCallerFiles(wanted: readonly ExportRef[], files: readonly st
   const out = new Map<string, string[]>(tests.map((t) => [t.key, []]));
   for (const file of files) {
     const key = path.normalize(file);
-    const text = textOf(file, texts);
+    const text = read(file);
     if (text === undefined || !any.test(text)) continue;
     for (const t of tests) if (t.re.test(text)) out.get(t.key)!.push(key);
   }
@@ -95,7 +95,7 @@ const MAX_PUBLIC_FILES = 5000;
 export class PublishedPackages {
   private readonly reachable = new Map<string, ReadonlySet<string> | 'all' | null>();
 
-  constructor(private readonly layout: ProjectLayout, private readonly resolver: ModuleResolver, private readonly texts: ReadonlyMap<string, string>) {}
+  constructor(private readonly layout: ProjectLayout, private readonly resolver: ModuleResolver, private readonly read: TextReader) {}
 
   /** The name of the published package that exposes `file`, if one does. */
   publishedBy(file: string): string | undefined {
@@ -128,7 +128,7 @@ export class PublishedPackages {
       if (seen.has(file) || !file.startsWith(inside)) continue;
       seen.add(file);
       if (seen.size > MAX_PUBLIC_FILES) return 'all';
-      const text = textOf(file, this.texts);
+      const text = this.read(file);
       if (text === undefined) continue;
       for (const spec of ts.preProcessFile(text, true, true).importedFiles) {
         const r = this.resolver.resolve(spec.fileName, file);
