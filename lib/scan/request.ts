@@ -54,7 +54,7 @@ export class RequestAnalyzer {
       this.site.reason('params-not-local', 'params');
       return { stream: 'no' };
     }
-    const top = this.paramsObject(arg, call);
+    const top = this.paramsObject(arg);
     if (!top) {
       // unless following a builder already said where it stopped
       if (!this.site.reasons.some((r) => r.code === 'params-not-local')) this.site.reason('params-not-local', 'params');
@@ -66,7 +66,7 @@ export class RequestAnalyzer {
   }
 
   /** The params object literal: inline, or a local variable used only by this unit (V-LOCAL, §2.3). */
-  private paramsObject(arg: ts.Expression, call: ts.CallExpression): ts.ObjectLiteralExpression | undefined {
+  private paramsObject(arg: ts.Expression): ts.ObjectLiteralExpression | undefined {
     this.retypeCast(arg);
     const e = unwrap(arg);
     if (ts.isObjectLiteralExpression(e)) return e;
@@ -82,7 +82,6 @@ export class RequestAnalyzer {
     if (isCallOrAwaitedCall(init)) return this.builtParams(init);
     if (!ts.isObjectLiteralExpression(init)) return undefined;
     this.site.share('params', decl);
-    void call;
     return init;
   }
 
