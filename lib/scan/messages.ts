@@ -142,9 +142,7 @@ export class MessagesAnalyzer {
     const type = decl.type;
     if (!type) return isJavaScriptFile(decl.getSourceFile());
     if (CHAT_MESSAGE_TYPES.test(type.getText())) return true;
-    const element = ts.isArrayTypeNode(type) ? type.elementType
-      : ts.isTypeReferenceNode(type) && type.typeArguments?.length === 1 ? type.typeArguments[0] : undefined;
-    return element?.kind === ts.SyntaxKind.AnyKeyword;
+    return elementTypeOf(type)?.kind === ts.SyntaxKind.AnyKeyword;
   }
 
   /**
@@ -169,8 +167,7 @@ export class MessagesAnalyzer {
   private retype(decl: ts.VariableDeclaration): void {
     const type = decl.type;
     if (!type || !CHAT_MESSAGE_TYPES.test(type.getText())) return;
-    const element = ts.isArrayTypeNode(type) ? type.elementType
-      : ts.isTypeReferenceNode(type) && type.typeArguments?.length === 1 ? type.typeArguments[0] : undefined;
+    const element = elementTypeOf(type);
     if (!element) {
       this.site.reason('messages-not-local');
       return;
@@ -382,6 +379,12 @@ export class MessagesAnalyzer {
       return r !== undefined && r !== 'system' && r !== 'developer';
     });
   }
+}
+
+/** The element type of `T[]` or `Array<T>` (any one-argument generic), as written. */
+function elementTypeOf(type: ts.TypeNode): ts.TypeNode | undefined {
+  if (ts.isArrayTypeNode(type)) return type.elementType;
+  return ts.isTypeReferenceNode(type) && type.typeArguments?.length === 1 ? type.typeArguments[0] : undefined;
 }
 
 function findKey(obj: ts.ObjectLiteralExpression, key: string): ts.ObjectLiteralElementLike | undefined {
