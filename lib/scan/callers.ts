@@ -9,6 +9,7 @@ import { ts, climbWrappers, isFunctionLike, walk } from './ast.js';
 import type { ScanContext } from './context.js';
 import type { SiteAnalysis } from './site.js';
 import { locationOf } from './context.js';
+import { isExported, isModuleExports, symbolOf } from './references.js';
 
 /** W-EDGE: how many functions a value is followed through, at most. */
 export const MAX_HOPS = 3;
@@ -68,7 +69,7 @@ export function callersOf(fn: FollowedFunction, ctx: ScanContext, search: Follow
   }
   // `#m` and TypeScript's `private m` are called from their class only
   const privateMember = ts.isPrivateIdentifier(name) || Boolean(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Private);
-  const visibleElsewhere = privateMember ? false : Boolean(cls) || (ts.isIdentifier(name) && isExportedDeclaration(ctx.checker, name));
+  const visibleElsewhere = privateMember ? false : Boolean(cls) || (ts.isIdentifier(name) && isExported(ctx.checker, name));
   const uses = usesOf(name, symbol, visibleElsewhere, Boolean(cls), ctx, search);
   if ('stop' in uses) return uses;
   const calls: ts.CallExpression[] = [];
@@ -171,45 +172,6 @@ function isRequireBinding(node: ts.Node): boolean {
   return ts.isCallExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'require';
 }
 
-/** `module.exports = { … }` / `exports = { … }`. */
-function isModuleExports(obj: ts.Node): boolean {
-  const assign = obj.parent;
-  return Boolean(assign && ts.isBinaryExpression(assign) && assign.right === obj && /^(module\.)?exports$/.test(assign.left.getText()));
-}
-
-function symbolOf(checker: ts.TypeChecker, id: ts.Node): ts.Symbol | undefined {
-  let s: ts.Symbol | undefined;
-  try {
-    s = ts.isShorthandPropertyAssignment(id.parent) && id.parent.name === id ? checker.getShorthandAssignmentValueSymbol(id.parent) : checker.getSymbolAtLocation(id);
-    if (s && s.flags & ts.SymbolFlags.Alias) s = checker.getAliasedSymbol(s);
-  } catch {
-    return undefined;
-  }
-  // `const ask = async () => …`: the variable's symbol is what callers resolve to
-  return s;
-}
-
-/** `export function f`, `export const f`, `export { f }`, `module.exports = { f }`, `export default f`. */
-function isExportedDeclaration(checker: ts.TypeChecker, name: ts.Identifier): boolean {
-  const decl = name.parent;
-  const statement = ts.isVariableDeclaration(decl) ? decl.parent.parent : decl;
-  if (ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return true;
-  const target = symbolOf(checker, name);
-  let exported = false;
-  walk(name.getSourceFile(), (n) => {
-    if (exported) return false;
-    if (ts.isIdentifier(n) && n.text === name.text && n !== name) {
-      const p = n.parent;
-      const plumbing = ts.isExportSpecifier(p) || ts.isExportAssignment(p) ||
-        ((ts.isShorthandPropertyAssignment(p) || ts.isPropertyAssignment(p)) && isModuleExports(p.parent)) ||
-        (ts.isBinaryExpression(p) && p.right === n && /^(module\.)?exports\b/.test(p.left.getText()));
-      if (plumbing && symbolOf(checker, n) === target) exported = true;
-    }
-    return undefined;
-  });
-  return exported;
-}
-
 /** The project function a call runs, when the checker can tell (a declaration with a body, in a project file). */
 export function calledFunction(checker: ts.TypeChecker, call: ts.CallExpression): FollowedFunction | undefined {
   const callee = climbWrappersDown(call.expression);
@@ -282,6 +244,6 @@ function describeFunction(ctx: ScanContext, fn: FollowedFunction): string {
 export function constUses(decl: ts.VariableDeclaration & { name: ts.Identifier }, ctx: ScanContext): { uses: ts.Identifier[] } | { stop: string } {
   const symbol = symbolOf(ctx.checker, decl.name);
   if (!symbol) return { stop: `${decl.name.text} is not resolved (${locationOf(ctx, decl.name)})` };
-  const result = usesOf(decl.name, symbol, isExportedDeclaration(ctx.checker, decl.name), false, ctx, ctx.callerSearch);
+  const result = usesOf(decl.name, symbol, isExported(ctx.checker, decl.name), false, ctx, ctx.callerSearch);
   return 'stop' in result ? result : { uses: result.uses.filter(ts.isIdentifier) };
 }

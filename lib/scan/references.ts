@@ -48,19 +48,45 @@ function isFunctionScope(n: ts.Node): boolean {
     ts.isConstructorDeclaration(n) || ts.isGetAccessorDeclaration(n) || ts.isSetAccessorDeclaration(n) || ts.isSourceFile(n);
 }
 
-/** `export const x`, `export { x }`, `module.exports = { x }`: the binding is visible outside its file. */
+/**
+ * `export function f`, `export const f`, `export { f }`, `export default f`, `module.exports = { f }`,
+ * `exports.f = f`: the binding is visible outside its file. A re-export whose name the checker
+ * cannot resolve counts (the answer that keeps the binding's uses in view).
+ */
 export function isExported(checker: ts.TypeChecker, name: ts.Identifier): boolean {
   const decl = name.parent;
-  const statement = decl?.parent?.parent;
-  if (statement && ts.isVariableStatement(statement) && statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return true;
-  const symbol = checker.getSymbolAtLocation(name);
-  if (!symbol) return false;
+  const statement = ts.isVariableDeclaration(decl) ? decl.parent.parent : decl;
+  if (ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return true;
+  const target = symbolOf(checker, name);
   let exported = false;
   walk(name.getSourceFile(), (n) => {
     if (exported) return false;
-    if (ts.isExportSpecifier(n) && (n.propertyName ?? n.name).getText() === name.text) exported = true;
-    if (ts.isExportAssignment(n) && ts.isIdentifier(n.expression) && n.expression.text === name.text) exported = true;
+    if (ts.isIdentifier(n) && n.text === name.text && n !== name) {
+      const p = n.parent;
+      const plumbing = ts.isExportSpecifier(p) || ts.isExportAssignment(p) ||
+        ((ts.isShorthandPropertyAssignment(p) || ts.isPropertyAssignment(p)) && isModuleExports(p.parent)) ||
+        (ts.isBinaryExpression(p) && p.right === n && /^(module\.)?exports\b/.test(p.left.getText()));
+      const s = plumbing ? symbolOf(checker, n) : undefined;
+      if (plumbing && (s === target || s === undefined)) exported = true;
+    }
     return undefined;
   });
   return exported;
+}
+
+/** `module.exports = { … }` / `exports = { … }`. */
+export function isModuleExports(obj: ts.Node): boolean {
+  const assign = obj.parent;
+  return Boolean(assign && ts.isBinaryExpression(assign) && assign.right === obj && /^(module\.)?exports$/.test(assign.left.getText()));
+}
+
+/** The symbol an identifier resolves to, through aliases (an import, a shorthand `{ f }`); undefined when the checker cannot tell. */
+export function symbolOf(checker: ts.TypeChecker, id: ts.Node): ts.Symbol | undefined {
+  try {
+    const shorthand = ts.isShorthandPropertyAssignment(id.parent) && id.parent.name === id;
+    const s = shorthand ? checker.getShorthandAssignmentValueSymbol(id.parent) : checker.getSymbolAtLocation(id);
+    return s && s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
+  } catch {
+    return undefined;
+  }
 }
