@@ -33,7 +33,7 @@
  */
 import type { Provider } from '../report/model.js';
 import { HTTP_MODULES, NODE_HTTP } from '../rules/http.js';
-import { ts, unwrap, stringValue, propertyNameText, propertyValue, findProperty, walk, isFunctionLike, shortText } from './ast.js';
+import { ts, unwrap, stringValue, propertyNameText, propertyValue, findProperty, walk, isFunctionLike, shortText, returnExpressions } from './ast.js';
 import { aliasTarget, bindingOfExpression, declarationOf, type BindingScope, type ModuleBinding } from './bindings.js';
 
 export interface HttpSite {
@@ -334,6 +334,10 @@ function urlText(expression: ts.Expression, scope: Scope): UrlText {
     const input = urlText(e.arguments[0], deeper(scope));
     return e.arguments[1] ? resolveUrl(input, urlText(e.arguments[1], deeper(scope))) : input;
   }
+  // `fetch(new Request(url, init))`: the request's URL
+  if (ts.isNewExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === 'Request' && e.arguments?.[0]) {
+    return urlText(e.arguments[0], deeper(scope));
+  }
   if (ts.isIdentifier(e)) {
     const v = valueOf(e, scope);
     if (!v) return variableTexts(e, scope) ?? UNKNOWN;
@@ -354,16 +358,35 @@ function urlText(expression: ts.Expression, scope: Scope): UrlText {
     const callee = unwrap(e.expression);
     if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'toString' && e.arguments.length === 0) return urlText(callee.expression, deeper(scope));
     if (ts.isIdentifier(callee) && callee.text === 'String' && e.arguments.length === 1) return urlText(e.arguments[0], deeper(scope));
-    // a URL builder given the endpoint's path: `this.endpoint('chat/completions')`, `api.assembleUrl('/chat/completions')`
+    // a project function that returns the URL: `fetch(this.buildUrl(), …)`, `endpoint('/chat/completions')`
+    const returned = returnedUrl(e, scope);
+    if (returned && endsWithChat(returned)) return returned;
+    // a URL builder the tool cannot look into, given the endpoint's path: `this.endpoint('chat/completions')`, `api.assembleUrl('/chat/completions')`
     const name = calleeName(callee);
     if (name && nameWords(name).some((w) => URL_BUILDER_WORDS.has(w))) {
       for (const arg of e.arguments) {
-        const path = urlText(arg, deeper(scope));
+        // `url('/chat/completions')`, or options naming the path: `this.config.url({ path: '/chat/completions', modelId })`
+        const options = objectOf(arg, deeper(scope));
+        const path = options ? optionText(options, 'path', 'url', 'endpoint') ?? UNKNOWN : urlText(arg, deeper(scope));
         if (endsWithChat(path)) return concat(UNKNOWN, text('/'), path);
       }
     }
   }
   return UNKNOWN;
+}
+
+/**
+ * The URL a project function returns, read with its parameters bound to the call's arguments:
+ * the alternatives of its return expressions. Undefined when the call runs no project function
+ * with a body, or the function has no return with a value.
+ */
+function returnedUrl(call: ts.CallExpression, scope: Scope): UrlText | undefined {
+  const fn = calledFunction(call, scope.checker);
+  if (!fn) return undefined;
+  const returns = returnExpressions(fn);
+  if (!returns.length) return undefined;
+  const inner: Scope = { checker: scope.checker, bindings: scope.bindings, depth: scope.depth + 1, params: bindParameters(fn, call), caller: scope };
+  return alternatives(returns.map((r) => urlText(r, inner)));
 }
 
 /** Words in the name of a function that builds a URL from a path (`endpoint`, `assembleUrl`, `getPath`). */
