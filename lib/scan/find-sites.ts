@@ -6,7 +6,7 @@
  * code), mocks and assertions, feature detection, other libraries' clients.
  */
 import {
-  ts, unwrap, accessName, accessNameNode, isAccess, propertyNameText, walk, startOf, isFunctionLike, returnExpressions,
+  ts, unwrap, accessName, accessNameNode, isAccess, propertyNameText, walk, startOf, isFunctionLike, returnExpressions, climbWrappers, shortText,
 } from './ast.js';
 import { bindingOfExpression, declarationOf, sdkClassOf, type BindingScope } from './bindings.js';
 import { httpCall, type HttpSite } from './http.js';
@@ -79,6 +79,10 @@ export function findSites(sf: ts.SourceFile, scope: BindingScope, endpointImport
       if (indirect === 'mock') mocks.push(node);
       else if (indirect) sites.push(indirect);
     }
+    if (mayHaveSdk && isAccess(node) && accessName(node) === 'completions') {
+      const handedOut = handedOutResource(node);
+      if (handedOut) sites.push(handedOut);
+    }
   });
   return { sites, mocks };
 }
@@ -130,6 +134,9 @@ function sdkCall(call: ts.CallExpression, scope: BindingScope): FoundSite | unde
       return { kind: 'sdk', call, direct: true, methodToken, method, beta: false, receiverProblem: `the chat resource ${holder.text} comes from elsewhere`, callee: c };
     }
     return undefined; // `client.completions.create`: legacy completions (N01)
+  }
+  if (hasMessages(call) && holder.kind === ts.SyntaxKind.ThisKeyword) {
+    return { kind: 'sdk', call, direct: true, methodToken, method, beta: false, receiverProblem: `the completions resource is held in ${chain.completions.getText()}`, callee: c };
   }
   if (hasMessages(call) && !(isAccess(holder) || ts.isNewExpression(holder))) {
     return { kind: 'sdk', call, direct: true, methodToken, method, beta: false, receiverProblem: 'the chat resource is returned by a call', callee: c };
@@ -229,6 +236,52 @@ function indirectUse(access: ts.PropertyAccessExpression | ts.ElementAccessExpre
   }
   if (ts.isTypeOfExpression(parent)) return undefined; // feature detection (N06)
   return 'mock'; // expect(create), vi.mocked(create)…
+}
+
+/** Calls that only observe a value: test doubles and assertions (`vi.spyOn(x, 'create')`, `expect(x)`). */
+const OBSERVERS = /^(spyOn|mocked|expect|stub|mock|assert|Boolean$)/i;
+
+/**
+ * `<client>.chat.completions` handed out as a value (returned, put in an object, passed, stored
+ * in a field or a `let`): the calls made through it do not spell `chat.completions`, so they
+ * would be found nowhere. The resource is listed as a site (receiver-not-client, §1.1 A-CREATE)
+ * at the place it leaves, with the client it comes from. A `const` holding it is followed by
+ * completionsAliasCall; a continued chain (`.create(…)`), a test double and a feature check are not sites.
+ */
+function handedOutResource(access: ts.PropertyAccessExpression | ts.ElementAccessExpression): FoundSite | undefined {
+  const chat = unwrap(access.expression);
+  if (!isAccess(chat) || accessName(chat) !== 'chat') return undefined;
+  const below = unwrap(chat.expression);
+  const beta = isAccess(below) && accessName(below) === 'beta';
+  const receiver = beta ? unwrap((below as ts.PropertyAccessExpression).expression) : below;
+  let outer: ts.Node = climbWrappers(access);
+  while (ts.isAwaitExpression(outer.parent) || (ts.isConditionalExpression(outer.parent) && outer.parent.condition !== outer)) outer = climbWrappers(outer.parent);
+  const parent = outer.parent;
+  const how = handOutOf(outer, parent);
+  if (!how) return undefined;
+  return {
+    kind: 'sdk', call: access, direct: false, methodToken: accessNameNode(access), method: 'create', beta, receiver,
+    receiverProblem: `the completions resource is handed out (${how}); the calls made through it are not followed`, callee: access,
+  };
+}
+
+/** How a value leaves: `return`, `property <name>`, `argument of <f>`, `assigned to <x>`…; undefined when it does not. */
+function handOutOf(value: ts.Node, parent: ts.Node): string | undefined {
+  if (ts.isReturnStatement(parent) || (ts.isArrowFunction(parent) && parent.body === value)) return 'returned';
+  if (ts.isPropertyAssignment(parent) && parent.initializer === value) return `property ${parent.name.getText()}`;
+  if (ts.isArrayLiteralExpression(parent) || ts.isSpreadElement(parent)) return 'in an array';
+  if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && parent.arguments?.some((a) => a === value)) {
+    const callee = unwrap(parent.expression);
+    const name = isAccess(callee) ? accessName(callee) : ts.isIdentifier(callee) ? callee.text : undefined;
+    if (name && OBSERVERS.test(name)) return undefined;
+    // `create.call(client.chat.completions, params)`: the this-argument of a method the scanner lists already
+    if (parent.arguments?.[0] === value && (name === 'call' || name === 'apply' || name === 'bind')) return undefined;
+    return `argument of ${shortText(callee, 30)}`;
+  }
+  if (ts.isBinaryExpression(parent) && parent.right === value && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) return `assigned to ${shortText(parent.left, 30)}`;
+  if (ts.isVariableDeclaration(parent) && parent.initializer === value && !(parent.parent.flags & ts.NodeFlags.Const)) return `held in ${parent.name.getText()}`;
+  if (ts.isPropertyDeclaration(parent) && parent.initializer === value) return `field ${parent.name.getText()}`;
+  return undefined;
 }
 
 /** `const { create } = client.chat.completions`: the method detached from its client (a site, receiver-not-client). */
