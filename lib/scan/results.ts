@@ -340,6 +340,8 @@ export class ResultAnalyzer {
   /** A Chat object (completion, choice, message, usage…) used as a whole. */
   private objectShapeUse(outer: ts.Node, shape: Shape, chain: Chain): void {
     const parent = outer.parent;
+    // `await completion` on the awaited result is the result itself: neither a ChatCompletion nor a Response is a thenable
+    if (ts.isAwaitExpression(parent) && parent.expression === outer) return this.objectShapeUse(climbWrappers(parent), shape, chain);
     // aliases: const msg = r.choices[0].message;  const [choice] = r.choices;  const { choices } = r
     if (ts.isVariableDeclaration(parent) && parent.initializer === outer) return this.alias(parent, shape, chain);
     if (ts.isBinaryExpression(parent) && parent.right === outer && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(unwrap(parent.left))) {
