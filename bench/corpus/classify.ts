@@ -19,7 +19,7 @@
  * function return), by name, a few hops deep.
  */
 import ts from 'typescript';
-import { isOtherSdk, packageName } from './other-sdks.js';
+import { isOtherSdk, packageName } from '../../lib/rules/other-sdks.js';
 
 export type Category =
   | 'site'

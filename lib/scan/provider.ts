@@ -10,8 +10,10 @@ import {
 } from '../rules/providers.js';
 import {
   ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, isWriteReference, climbWrappers, returnExpressions,
-  isAssignmentOperator,
+  isAssignmentOperator, isAccess, accessName,
 } from './ast.js';
+import { SDK_METHODS } from './find-sites.js';
+import { isMockPackage, isOtherSdk } from '../rules/other-sdks.js';
 import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf } from './bindings.js';
 import { type ScanContext, locationOf, resolveClass, isProjectFile } from './context.js';
 import { holderOf, invocationsOf, type Invocation } from './injected.js';
@@ -148,7 +150,7 @@ export class ProviderResolver {
     }
     const binding = bindingOfExpression(this.ctx, expr.expression);
     if (binding?.kind === 'unresolved') return this.unresolved(binding.module, `${text} in ${where}`);
-    if (binding) return [{ kind: 'foreign', evidence: `${text} from '${binding.module}' in ${where}` }];
+    if (binding) return fromPackage(binding.module, `${text} from '${binding.module}' in ${where}`);
     return this.unknown(expr, 'injected', `${text} in ${where} (class not resolved)`);
   }
 
@@ -165,7 +167,18 @@ export class ProviderResolver {
     if (ts.isObjectLiteralExpression(value)) {
       const completions = literalMember(value, 'completions');
       if (completions === 'spread') return this.unknown(obj, 'injected', `an object literal with a spread in ${where}`);
-      if (!completions || (ts.isExpression(completions) && ts.isObjectLiteralExpression(unwrap(completions)))) return [{ kind: 'foreign', evidence: `an object literal that imitates the client in ${where} (a test double)`, double: true }];
+      if (!completions || (ts.isExpression(completions) && ts.isObjectLiteralExpression(unwrap(completions)))) {
+        // a facade that passes its calls on to a Chat Completions client is production code, not a double
+        const forwarded = completions && forwardingCall(unwrap(completions as ts.Expression) as ts.ObjectLiteralExpression);
+        if (forwarded) {
+          return [{
+            kind: 'sdk', provider: 'unknown', notes: [], isDefault: false,
+            evidence: `an object literal in ${where} that imitates the client and passes its calls to ${shortText(forwarded.expression, 40)}`,
+            reason: { code: 'receiver-not-client', detail: `an object literal that imitates the client (${where}) has no responses resource` },
+          }];
+        }
+        return [{ kind: 'foreign', evidence: `an object literal that imitates the client in ${where} (a test double)`, double: true }];
+      }
       return this.unknown(obj, 'injected', `an object literal whose chat.completions comes from elsewhere in ${where}`);
     }
     // `{ chat: client.chat }`: the client the resource belongs to, but the literal has no `responses`
@@ -444,7 +457,7 @@ export class ProviderResolver {
     if (ts.isImportSpecifier(decl) || ts.isImportClause(decl) || ts.isNamespaceImport(decl) || ts.isExportSpecifier(decl) || ts.isImportEqualsDeclaration(decl)) {
       const binding = bindingOfExpression(this.ctx, use as ts.Expression);
       if (binding?.kind === 'unresolved') return this.unresolved(binding.module, `${shortText(use, 30)} imported in ${locationOf(this.ctx, decl)}`);
-      if (binding) return [{ kind: 'foreign', evidence: `imported from '${binding.module}' in ${locationOf(this.ctx, decl)}` }];
+      if (binding) return fromPackage(binding.module, `${shortText(use, 30)} imported from '${binding.module}' in ${locationOf(this.ctx, decl)}`);
       const target = aliasTarget(this.ctx.checker, decl);
       if (target) return this.fromDeclaration(target, use, depth);
       return this.unresolved(moduleTextOf(decl) ?? '?', `${shortText(use, 30)} imported in ${locationOf(this.ctx, decl)}`);
@@ -496,7 +509,7 @@ export class ProviderResolver {
     // a member of a package module (`OpenAI.OpenAI` is a class, not a client; `sdk.client` of another SDK)
     const member = bindingOfExpression(this.ctx, expr);
     if (member?.kind === 'unresolved') return this.unresolved(member.module, `${shortText(expr, 30)} in ${locationOf(this.ctx, expr)}`);
-    if (member) return [{ kind: 'foreign', evidence: `${shortText(expr, 30)} is an export of '${member.module}'` }];
+    if (member) return fromPackage(member.module, `${shortText(expr, 30)} is an export of '${member.module}'`);
     // an object literal we can see: const deps = { client: new OpenAI() }
     if (name) {
       const obj = ts.isObjectLiteralExpression(object) ? object : this.localObject(object);
@@ -771,7 +784,10 @@ export class ProviderResolver {
     if (wrapped) return asWrapper(wrapped);
     const binding = bindingOfExpression(this.ctx, call.expression);
     if (binding?.kind === 'unresolved') return this.unresolved(binding.module, `${shortText(call.expression, 30)}() in ${where}`);
-    if (binding) return [{ kind: 'foreign', evidence: `${shortText(call.expression, 30)}() from '${binding.module}' in ${where}` }];
+    // a library handed another vendor's client wraps that client (P-WRAPPER: N05, no site)
+    const wrapsOther = binding && call.arguments.some((a) => this.wrapsForeignClient(a, depth));
+    if (binding && wrapsOther) return [{ kind: 'foreign', evidence: `${shortText(call.expression, 30)}(…) from '${binding.module}' wraps another SDK's client in ${where}` }];
+    if (binding) return fromPackage(binding.module, `${shortText(call.expression, 30)}() from '${binding.module}' in ${where}`);
     return this.byType(call, 'injected', `${shortText(call, 40)} in ${where} (returned by a function out of view)`);
   }
 
@@ -793,6 +809,18 @@ export class ProviderResolver {
       }
     } else if (ts.isNewExpression(a) || ts.isIdentifier(a)) check(a);
     return found;
+  }
+
+  /** An argument (or a property of an object argument) that is another vendor's client (N05). */
+  private wrapsForeignClient(arg: ts.Expression, depth: number): boolean {
+    const a = unwrap(arg);
+    const values = ts.isObjectLiteralExpression(a) ? a.properties.map(propertyValue).filter((v): v is ts.Expression => v !== undefined) : [a];
+    return values.some((v) => {
+      const e = unwrap(v);
+      if (!ts.isNewExpression(e) && !ts.isIdentifier(e)) return false;
+      const origins = this.origins(e, depth);
+      return origins.length > 0 && origins.every((o) => o.kind === 'foreign' && !o.double);
+    });
   }
 
   /** The project functions a callee may be: one function, or every factory of a local map (`clients[name]()`). */
@@ -898,6 +926,29 @@ function isGlobal(checker: ts.TypeChecker, e: ts.Expression, name: string): bool
 }
 
 /** The value of `key` in an object literal (a method counts as itself), 'spread' when a spread may hold it. */
+/**
+ * A `completions` literal whose `create`/`parse`/`stream` is a function that calls another
+ * `….completions.<method>(…)`: the call it passes on (createLLMClient's OpenAI-typed facade in the
+ * corpus). A test double answers by itself and has none.
+ */
+function forwardingCall(completions: ts.ObjectLiteralExpression): ts.CallExpression | undefined {
+  for (const method of ['create', 'parse', 'stream']) {
+    const member = literalMember(completions, method);
+    const fn = member && member !== 'spread' ? (ts.isExpression(member) ? unwrap(member) : member) : undefined;
+    if (!fn || !isFunctionLike(fn) || !(fn as ts.FunctionLikeDeclaration).body) continue;
+    let found: ts.CallExpression | undefined;
+    walk((fn as ts.FunctionLikeDeclaration).body!, (n) => {
+      if (found) return false;
+      if (!ts.isCallExpression(n)) return;
+      const callee = unwrap(n.expression);
+      const holder = isAccess(callee) && SDK_METHODS.has(accessName(callee) ?? '') ? unwrap(callee.expression) : undefined;
+      if (holder && isAccess(holder) && accessName(holder) === 'completions') found = n;
+    });
+    if (found) return found;
+  }
+  return undefined;
+}
+
 function literalMember(obj: ts.ObjectLiteralExpression, key: string): ts.Node | 'spread' | undefined {
   let found: ts.Node | 'spread' | undefined;
   for (const p of obj.properties) {
@@ -966,6 +1017,21 @@ function typeClasses(checker: ts.TypeChecker, type: ts.Type): ('openai' | 'azure
   if (/\/node_modules\/(typescript\/lib|@types)\//.test(file)) return undefined;
   if (file.includes('/node_modules/')) return ['foreign'];
   return undefined;
+}
+
+/**
+ * A value a package other than `openai` gives: another vendor's client (N05) when the package is a
+ * known SDK, a test double when it is a mocking library (N04); from any other package (a company's
+ * shared `@acme/ai`, a package absent from the checkout) the client is not proven either way, so
+ * the site is listed, never dropped (P-UNRESOLVED).
+ */
+function fromPackage(module: string, evidence: string): Origin[] {
+  if (isOtherSdk(module)) return [{ kind: 'foreign', evidence }];
+  if (isMockPackage(module)) return [{ kind: 'foreign', evidence, double: true }];
+  return [{
+    kind: 'sdk', provider: 'unknown', evidence: `${evidence}, a package that is neither openai nor a known vendor SDK`,
+    reason: { code: 'provider-unknown', detail: 'unresolved' }, notes: [], isDefault: false,
+  }];
 }
 
 function combine(origins: Origin[], fallbackEvidence: string): ClientResolution {

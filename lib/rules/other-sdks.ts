@@ -1,8 +1,10 @@
 /**
  * Packages that are not the `openai` SDK but whose clients can have the same shape
  * (`client.chat.completions.create(…)`, or v3's `createChatCompletion`): N05 in docs/migration-spec.md §10.
- * The corpus reconciliation (classify.ts) explains an occurrence as `other-sdk` only when every
- * construction of its receiver, in the same file, comes from one of these packages.
+ * A client from one of these is not a site. A client from any other package (a company's shared
+ * `@acme/ai` that exports a configured openai client) is not proven either way and is listed
+ * (P-UNRESOLVED). The corpus reconciliation (bench/corpus/classify.ts) explains an occurrence as
+ * `other-sdk` only when every construction of its receiver, in the same file, comes from one of these.
  *
  * Package names as they are imported; a subpath (`groq-sdk/resources`), a version or a Deno/CDN
  * prefix (`npm:groq-sdk@0.9`, `https://esm.sh/groq-sdk`) is reduced to the name first.
@@ -25,7 +27,13 @@ export const OTHER_SDK_PACKAGES: ReadonlyArray<{ name: string; why: string }> = 
   { name: '@fal-ai/client', why: 'fal client' },
   { name: 'replicate', why: 'Replicate client' },
   { name: 'llm-polyglot', why: 'multi-provider client factory (createLLMClient), N05' },
+  { name: 'token.js', why: 'multi-provider client (TokenJS), chat.completions.create, N05' },
 ];
+
+/** Mocking libraries: a client they make is a test double (N04), not a site. */
+export const MOCK_PACKAGES: ReadonlySet<string> = new Set([
+  'jest-mock-extended', 'vitest-mock-extended', 'sinon', 'ts-mockito', '@golevelup/ts-jest', '@golevelup/ts-vitest', 'testdouble', 'vitest', 'jest', '@jest/globals',
+]);
 
 const NAMES: ReadonlySet<string> = new Set(OTHER_SDK_PACKAGES.map((p) => p.name));
 
@@ -46,4 +54,8 @@ export function packageName(specifier: string): string {
 
 export function isOtherSdk(specifier: string): boolean {
   return NAMES.has(packageName(specifier));
+}
+
+export function isMockPackage(specifier: string): boolean {
+  return MOCK_PACKAGES.has(packageName(specifier));
 }
