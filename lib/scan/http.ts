@@ -668,7 +668,7 @@ export function httpCall(call: ts.CallExpression, bindings: BindingScope): HttpS
   const scope: Scope = { checker: bindings.checker, bindings, depth: 0 };
   const request = requestOf(call, scope);
   if (request) return endsWithChat(request.url) ? site(call, request.token, request.url, request.via, request.body) : undefined;
-  return wrapperCall(call, scope) ?? namedSender(call, scope);
+  return wrapperCall(call, scope) ?? namedSender(call, scope) ?? descriptorCall(call, scope);
 }
 
 // ---- local wrappers ------------------------------------------------------------------------------
@@ -738,6 +738,30 @@ function wrapperCall(call: ts.CallExpression, scope: Scope): HttpSite | undefine
   const callee = unwrap(call.expression);
   const token = ts.isPropertyAccessExpression(callee) ? callee.name : callee;
   return site(call, token, request.url, `${shortText(callee, 30)}() → ${request.via}`, request.body ?? wrapperArgumentBody(call, scope));
+}
+
+/**
+ * `openAIAccess(access, model, OPENAI_API_PATHS.chatCompletions)` → `{ headers, url: host + apiPath }`:
+ * a project function given a chat URL that sends nothing itself but returns the request's URL (a
+ * request descriptor a generic executor sends elsewhere, as big-AGI's dispatchers do). The request
+ * cannot be followed there, so the call that builds it is the site: listed, never dropped.
+ */
+function descriptorCall(call: ts.CallExpression, scope: Scope): HttpSite | undefined {
+  if (!call.arguments.length || !carriesChatUrl(call, scope)) return undefined;
+  const fn = calledFunction(call, scope.checker);
+  if (!fn) return undefined;
+  const inner: Scope = { checker: scope.checker, bindings: scope.bindings, depth: 1, params: bindParameters(fn, call), caller: scope };
+  // (a function that returns the URL itself is a URL builder: where its result goes decides)
+  const urls = returnExpressions(fn).map((r) => {
+    const e = unwrap(r);
+    const obj = objectOf(ts.isAwaitExpression(e) ? unwrap(e.expression) : e, inner);
+    return obj && optionText(obj, 'url', 'endpoint', 'href');
+  });
+  const chat = urls.find((u): u is UrlText => u !== undefined && u.viaParam && endsWithChat(u));
+  if (!chat) return undefined;
+  const callee = unwrap(call.expression);
+  const token = ts.isPropertyAccessExpression(callee) ? callee.name : callee;
+  return site(call, token, chat, `${shortText(callee, 30)}() returns the request's URL; the request is sent elsewhere`, wrapperArgumentBody(call, scope));
 }
 
 /** The request the function `call` calls makes with the URL the call gives it, if it makes one. */
