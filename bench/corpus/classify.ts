@@ -73,6 +73,8 @@ export interface FileInput {
   fileError: string | undefined;
   /** some scanned file of the repository mentions `OpenAIApi` (the v3 client class) */
   repoHasV3Client: boolean;
+  /** the names of the repository's own packages (its workspaces), openai excluded */
+  ownPackages?: ReadonlySet<string>;
 }
 
 export interface SiteCheck {
@@ -492,6 +494,20 @@ function otherSdkOf(sf: ts.SourceFile, root: ts.Expression, firstName: string | 
   const mods: string[] = [];
   modulesOfReceiver(sf, root, firstName, 0, mods);
   if (mods.length === 0 || !mods.every((m) => m !== '?' && isOtherSdk(m))) return undefined;
+  return [...new Set(mods.map(packageName))].join(', ');
+}
+
+/** `x` of `x.chat.completions.create(…)` is a const built by `new C(…)` in this file (not a factory's result). */
+function constructedHere(root: ts.Expression): boolean {
+  if (!ts.isIdentifier(root)) return false;
+  return declarationsOf(root).some((d) => ts.isVariableDeclaration(d) && d.initializer !== undefined && ts.isNewExpression(unwrapDown(d.initializer)));
+}
+
+/** The repository's own packages every construction of the receiver comes from (a workspace gateway class). */
+function ownPackageOf(sf: ts.SourceFile, root: ts.Expression, firstName: string | undefined, own: ReadonlySet<string>): string | undefined {
+  const mods: string[] = [];
+  modulesOfReceiver(sf, root, firstName, 0, mods);
+  if (mods.length === 0 || !mods.every((m) => m !== '?' && own.has(packageName(m)))) return undefined;
   return [...new Set(mods.map(packageName))].join(', ');
 }
 
@@ -986,6 +1002,8 @@ function classifyCode(ctx: FlowContext, tok: ts.Node, spelling: Spelling, input:
   // other vendors' SDKs
   const other = otherSdkOf(sf, root, firstName);
   if (other) return { category: 'other-sdk', detail: other };
+  const own = input.ownPackages && constructedHere(root) && ownPackageOf(sf, root, firstName, input.ownPackages);
+  if (own && called) return { category: 'own-api', detail: `a client of the repository's own package ${own}` };
 
   if (spelling === 'v3' && (called || after.length === 0)) {
     const ownDecl = (() => {

@@ -14,7 +14,7 @@
  * stdout is that JSON document only.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ANY_SPELLING, CATEGORIES, classifyFile, type Category, type Occurrence, type ReportSite, type SiteCheck } from './classify.js';
@@ -210,6 +210,7 @@ async function main(): Promise<void> {
       if (!repoHasV3Client && /\bOpenAIApi\b/.test(text)) repoHasV3Client = true;
       if (ANY_SPELLING.test(text)) texts.push({ rel: files.relativePath(cwd, abs), text });
     }
+    const ownPackages = packageNamesUnder(path.join(cwd, e.root));
     const sitesByFile = new Map<string, ReportSite[]>();
     for (const s of report.sites) sitesByFile.set(s.file, [...(sitesByFile.get(s.file) ?? []), s]);
     const errorByFile = new Map(report.errors.map((x) => [x.file, x.message]));
@@ -221,7 +222,7 @@ async function main(): Promise<void> {
       scanned.add(rel);
       let res;
       try {
-        res = classifyFile({ file: rel, text, sites: sitesByFile.get(rel) ?? [], fileError: errorByFile.get(rel), repoHasV3Client });
+        res = classifyFile({ file: rel, text, sites: sitesByFile.get(rel) ?? [], fileError: errorByFile.get(rel), repoHasV3Client, ownPackages });
       } catch (err) {
         // the classifier's own failure is a failure of the measure, shown as unexplained
         const o: Occurrence = { file: rel, line: 1, column: 1, spelling: 'member', category: 'unexplained', detail: `classifier failed: ${(err as Error).message}`, text: '' };
@@ -353,3 +354,29 @@ main().catch((err) => {
   console.error(err);
   process.exitCode = 0;
 });
+
+/** The names of the repository's own packages (every package.json under the root, node_modules aside), openai excluded. */
+function packageNamesUnder(root: string): Set<string> {
+  const names = new Set<string>();
+  const visit = (dir: string): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.isDirectory() && entry.name !== 'node_modules' && entry.name !== '.git') visit(path.join(dir, entry.name));
+      else if (entry.isFile() && entry.name === 'package.json') {
+        try {
+          const name = (JSON.parse(readFileSync(path.join(dir, entry.name), 'utf8')) as { name?: unknown }).name;
+          if (typeof name === 'string' && name !== 'openai') names.add(name);
+        } catch {
+          // a package.json that does not parse names nothing
+        }
+      }
+    }
+  };
+  visit(root);
+  return names;
+}
