@@ -345,9 +345,14 @@ export class ResultAnalyzer {
     // aliases: const msg = r.choices[0].message;  const [choice] = r.choices;  const { choices } = r
     if (ts.isVariableDeclaration(parent) && parent.initializer === outer) return this.alias(parent, shape, chain);
     if (ts.isBinaryExpression(parent) && parent.right === outer && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(unwrap(parent.left))) {
-      // `message = completion.choices[0].message` on an alias being followed
+      // `message = completion.choices[0].message`: the variable is an alias of this part of the
+      // result, followed like `const message = …` (its declaration may come with no value:
+      // `let toolCall: ChatCompletionMessageToolCall | undefined;`)
+      const decl = declarationOf(this.ctx.checker, unwrap(parent.left) as ts.Identifier);
+      if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return this.site.reason('result-escapes', 'assign');
       this.acceptedWrites.add(outer);
       this.edit(outer, shape, chain);
+      if (!this.followed.has(decl.name)) this.alias(decl, shape, chain);
       return;
     }
     if (ts.isForOfStatement(parent) && parent.expression === outer) return this.site.reason('no-equivalent-result', 'choices');
