@@ -698,6 +698,21 @@ function ruleOf(shape: Shape): RuleId {
   }
 }
 
+function isConsoleCallee(callee: ts.Expression): boolean {
+  return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'console';
+}
+
+/** A string that only reaches a `console.*` call: an argument, or a part of a template or `+` concatenation that is one. */
+function isLogged(text: ts.Expression): boolean {
+  let node: ts.Node = climbWrappers(text);
+  for (;;) {
+    const parent = node.parent;
+    if (ts.isTemplateSpan(parent) && parent.expression === node) node = climbWrappers(parent.parent);
+    else if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.PlusToken) node = climbWrappers(parent);
+    else return ts.isCallExpression(parent) && parent.expression !== node && isConsoleCallee(parent.expression);
+  }
+}
+
 /** How a value is used by its context, when it is not read further. */
 export function useOf(outer: ts.Node): Use {
   const parent = outer.parent;
@@ -716,7 +731,9 @@ export function useOf(outer: ts.Node): Use {
   if (ts.isCallExpression(parent) || ts.isNewExpression(parent)) {
     if (parent.expression === outer) return 'read';
     const callee = parent.expression;
-    if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'console') return 'console';
+    if (isConsoleCallee(callee)) return 'console';
+    // `console.log(JSON.stringify(r, null, 2))`: serialised for a log and nothing else (O-ESCAPE)
+    if (ts.isCallExpression(parent) && parent.arguments[0] === outer && callee.getText() === 'JSON.stringify' && isLogged(parent)) return 'console';
     return 'argument';
   }
   if (ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent)) return 'store';
