@@ -709,7 +709,8 @@ function resultReads(ctx: Ctx, w: Writer, v: string, opts: { tools?: boolean } =
     force(ctx, 'result-escapes:argument');
     addPrelude(ctx, 'record', (pw) => {
       pw.open(`function record(value${ann(ctx, 'unknown')})${ann(ctx, 'void')}`);
-      pw.stmt('console.log(JSON.stringify(value))');
+      // the JSON text is used, not only logged (a logged JSON.stringify is a log, O-ESCAPE)
+      pw.stmt('console.log(JSON.stringify(value).length)');
       pw.close();
     });
     w.stmt(`record(${v})`);
@@ -2124,7 +2125,8 @@ function completionCaller(fc: FollowCtx, ai: FollowModule, target: string, edge?
         // W-EDGE: the completion handed to a function out of the project
         const form = f.pick(['JSON.stringify(r)', 'structuredClone(r)']);
         fc.shapes.add(`follow:edge-third-party-${form.replace(/\(r\)$/, '')}`);
-        w.stmt(`console.log(${form})`);
+        // the JSON text is used, not only logged (a logged JSON.stringify is a log, O-ESCAPE)
+        w.stmt(`console.log(${form === 'JSON.stringify(r)' ? 'JSON.stringify(r).length' : form})`);
       }
       w.stmt(`return r.choices[0].message.content ?? ${s('')}`);
     }
