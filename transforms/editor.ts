@@ -88,6 +88,13 @@ export class SourceEditor {
     return /^[ \t]*$/.test(before) ? before : undefined;
   }
 
+  /** The end of `from`'s line when the rest of it is only a line or block comment, else undefined. */
+  commentedLineEnd(from: number): number | undefined {
+    let end = this.lineEnd(from);
+    if (this.text[end - 1] === '\r') end--;
+    return end > from && /^[ \t]*(\/\/.*|\/\*.*\*\/[ \t]*)$/.test(this.text.slice(from, end)) ? end : undefined;
+  }
+
   /** The offset just after the comma that follows `end` (skipping blanks and comments), if any. */
   commaAfter(end: number): number | undefined {
     let i = this.skipTrivia(end);
@@ -180,8 +187,14 @@ export class SourceEditor {
     const last = items[items.length - 1];
     const comma = this.commaAfter(last.end);
     if (multiline) {
-      if (comma !== undefined) this.insert(comma, `${this.eol}${indent}${code},`);
-      else this.insert(last.end, `,${this.eol}${indent}${code}`);
+      // after a trailing comment on the last item's line, which stays with that item (G-TRIVIA)
+      const at = this.commentedLineEnd(comma ?? last.end);
+      if (comma !== undefined) this.insert(at ?? comma, `${this.eol}${indent}${code},`);
+      else if (at === undefined) this.insert(last.end, `,${this.eol}${indent}${code}`);
+      else {
+        this.insert(last.end, ',');
+        this.insert(at, `${this.eol}${indent}${code}`);
+      }
       return;
     }
     if (comma !== undefined) this.insert(comma, ` ${code},`);
