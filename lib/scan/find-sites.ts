@@ -280,6 +280,10 @@ function handOutOf(value: ts.Node, parent: ts.Node): string | undefined {
   }
   if (ts.isBinaryExpression(parent) && parent.right === value && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) return `assigned to ${shortText(parent.left, 30)}`;
   if (ts.isVariableDeclaration(parent) && parent.initializer === value && !(parent.parent.flags & ts.NodeFlags.Const)) return `held in ${parent.name.getText()}`;
+  // an exported const: its calls in other modules are not followed (completionsAliasCall sees this module's)
+  if (ts.isVariableDeclaration(parent) && parent.initializer === value && ts.isVariableStatement(parent.parent.parent) &&
+    ts.getModifiers(parent.parent.parent)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return `exported as ${parent.name.getText()}`;
+  if (ts.isExportAssignment(parent)) return 'exported';
   if (ts.isPropertyDeclaration(parent) && parent.initializer === value) return `field ${parent.name.getText()}`;
   return undefined;
 }
