@@ -752,16 +752,26 @@ function descriptorCall(call: ts.CallExpression, scope: Scope): HttpSite | undef
   if (!fn) return undefined;
   const inner: Scope = { checker: scope.checker, bindings: scope.bindings, depth: 1, params: bindParameters(fn, call), caller: scope };
   // (a function that returns the URL itself is a URL builder: where its result goes decides)
+  // (an object with a function in it is a route or a handler registration, not a request: N03)
   const urls = returnExpressions(fn).map((r) => {
     const e = unwrap(r);
     const obj = objectOf(ts.isAwaitExpression(e) ? unwrap(e.expression) : e, inner);
-    return obj && optionText(obj, 'url', 'endpoint', 'href');
+    if (!obj || obj.object.properties.some((p) => isFunctionProperty(p, scope.checker))) return undefined;
+    return optionText(obj, 'url', 'endpoint', 'href');
   });
   const chat = urls.find((u): u is UrlText => u !== undefined && u.viaParam && endsWithChat(u));
   if (!chat) return undefined;
   const callee = unwrap(call.expression);
   const token = ts.isPropertyAccessExpression(callee) ? callee.name : callee;
   return site(call, token, chat, `${shortText(callee, 30)}() returns the request's URL; the request is sent elsewhere`, wrapperArgumentBody(call, scope));
+}
+
+/** A method, a function value, or a name whose type is callable (`{ url, handler }`). */
+function isFunctionProperty(p: ts.ObjectLiteralElementLike, checker: ts.TypeChecker): boolean {
+  if (ts.isMethodDeclaration(p)) return true;
+  if (ts.isShorthandPropertyAssignment(p)) return checker.getTypeAtLocation(p.name).getCallSignatures().length > 0;
+  const value = ts.isPropertyAssignment(p) ? unwrap(p.initializer) : undefined;
+  return Boolean(value && (isFunctionLike(value) || checker.getTypeAtLocation(value).getCallSignatures().length > 0));
 }
 
 /** The request the function `call` calls makes with the URL the call gives it, if it makes one. */
