@@ -5,7 +5,8 @@
  * "Proven OpenAI": the client is proven to reach OpenAI (provider `openai` or `azure-v1`) and is
  * the SDK client itself, not a wrapper around it (`wrapper-client`: a third-party library owns
  * the call). With --before <dir>, a second set of reports (kept from another build) is shown
- * side by side. Prints a Markdown table and the reasons of the proven sites left manual.
+ * side by side. Prints a Markdown table, the reasons of the proven sites left manual, and the
+ * shares of the manifest's groups (the recall corpus, the app sample, the large codebases).
  *
  *   node bench/corpus/share.mjs [--reports <dir>] [--before <dir>]
  */
@@ -71,3 +72,19 @@ for (const [, a] of after) {
 }
 console.log('\nproven sites left manual, by reason code:');
 for (const [code, n] of [...reasons].sort((x, y) => y[1] - x[1])) console.log(`  ${String(n).padStart(3)}  ${code}`);
+
+// the manifest's groups (DEVELOPERS.md, "Which repositories, and why"), reported apart
+const manifest = JSON.parse(readFileSync(path.join(REPO, 'bench', 'corpus', 'manifest.json'), 'utf8')).repos;
+const isApp = (r) => /app sample|third round/.test(r.why);
+const groups = [
+  ['recall corpus', manifest.slice(0, 33)],
+  ['app sample', manifest.slice(33).filter(isApp)],
+  ['large multi-provider', manifest.slice(33).filter((r) => !isApp(r))],
+];
+console.log('\n| group | repositories | proven | migrated | share |\n|---|---|---|---|---|');
+for (const [label, repos] of groups) {
+  const measured = repos.map((r) => after.get(r.name)).filter(Boolean);
+  const p = measured.reduce((n, a) => n + a.proven.length, 0);
+  const m = measured.reduce((n, a) => n + a.migrated, 0);
+  console.log(`| ${label} | ${repos.length} | ${p} | ${m} | ${pct(m, p)} |`);
+}
