@@ -118,9 +118,7 @@ function sdkCall(call: ts.CallExpression, scope: BindingScope): FoundSite | unde
   const methodToken = accessNameNode(c);
   const holder = chain.chatHolder;
   if (isAccess(holder) && accessName(holder) === 'chat') {
-    const below = unwrap(holder.expression);
-    const beta = isAccess(below) && accessName(below) === 'beta';
-    const receiver = beta ? unwrap((below as ts.PropertyAccessExpression).expression) : below;
+    const { beta, receiver } = underChat(holder);
     if (method === 'runFunctions' && !beta) return undefined;
     return { kind: 'sdk', call, direct: true, methodToken, method, beta, receiver, callee: c };
   }
@@ -163,17 +161,22 @@ function completionsAliasCall(call: ts.CallExpression, scope: BindingScope): Fou
   const method = accessName(c)!;
   const site = { kind: 'sdk' as const, call, direct: true, methodToken: accessNameNode(c), method, beta: false, callee: c };
   if (isAccess(chat) && accessName(chat) === 'chat') {
-    const below = unwrap(chat.expression);
-    if (isAccess(below) && accessName(below) === 'beta') {
-      return { ...site, beta: true, receiverProblem: `the completions resource ${holder.text} is held in a variable` };
-    }
+    const { beta, receiver } = underChat(chat);
+    if (beta) return { ...site, beta: true, receiverProblem: `the completions resource ${holder.text} is held in a variable` };
     if (method === 'runFunctions') return undefined;
-    if (method === 'runTools') return { ...site, receiver: below };
-    return { ...site, receiver: below, chatAlias: holder };
+    if (method === 'runTools') return { ...site, receiver };
+    return { ...site, receiver, chatAlias: holder };
   }
   // `const completions = openai.completions` is legacy completions (N01) unless the call says chat
   if (!hasMessages(call) && !(isAccess(chat) && /chat/i.test(accessName(chat) ?? '')) && !(ts.isIdentifier(chat) && /chat/i.test(chat.text))) return undefined;
   return { ...site, receiverProblem: `the completions resource ${holder.text} comes from elsewhere` };
+}
+
+/** What a `<x>.chat` access hangs from: the client, and whether the chain went through `beta` (`client.beta.chat`). */
+function underChat(chat: ts.PropertyAccessExpression | ts.ElementAccessExpression): { beta: boolean; receiver: ts.Expression } {
+  const below = unwrap(chat.expression);
+  const beta = isAccess(below) && accessName(below) === 'beta';
+  return { beta, receiver: beta ? unwrap((below as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression) : below };
 }
 
 /** `const x = <chat>.completions` or `const { completions } = <chat>`: the `<chat>` expression. */
@@ -219,8 +222,7 @@ function indirectUse(access: ts.PropertyAccessExpression | ts.ElementAccessExpre
   const parent = outer.parent;
   if (ts.isCallExpression(parent) && parent.expression === outer) return undefined; // a direct call
   const method = accessName(access)!;
-  const below = unwrap(holder.expression);
-  const beta = isAccess(below) && accessName(below) === 'beta';
+  const { beta } = underChat(holder);
   const site = (node: ts.Expression, problem: string): FoundSite =>
     ({ kind: 'sdk', call: node, direct: false, methodToken: accessNameNode(access), method, beta, receiverProblem: problem, callee: access });
   if (isAccess(parent) && parent.expression === outer) {
@@ -251,9 +253,7 @@ const OBSERVERS = /^(spyOn|mocked|expect|stub|mock|assert|Boolean$)/i;
 function handedOutResource(access: ts.PropertyAccessExpression | ts.ElementAccessExpression): FoundSite | undefined {
   const chat = unwrap(access.expression);
   if (!isAccess(chat) || accessName(chat) !== 'chat') return undefined;
-  const below = unwrap(chat.expression);
-  const beta = isAccess(below) && accessName(below) === 'beta';
-  const receiver = beta ? unwrap((below as ts.PropertyAccessExpression).expression) : below;
+  const { beta, receiver } = underChat(chat);
   let outer: ts.Node = climbWrappers(access);
   while (ts.isAwaitExpression(outer.parent) || (ts.isConditionalExpression(outer.parent) && outer.parent.condition !== outer)) outer = climbWrappers(outer.parent);
   const parent = outer.parent;
@@ -297,8 +297,7 @@ function destructuredMethod(element: ts.BindingElement): FoundSite | undefined {
   if (!init || !isAccess(init) || accessName(init) !== 'completions') return undefined;
   const chat = unwrap(init.expression);
   if (!isAccess(chat) || accessName(chat) !== 'chat') return undefined;
-  const below = unwrap(chat.expression);
-  const beta = isAccess(below) && accessName(below) === 'beta';
+  const { beta } = underChat(chat);
   if (key === 'runFunctions' && !beta) return undefined;
   return {
     kind: 'sdk', call: init, direct: false, methodToken: element.propertyName ?? element.name, method: key, beta,
