@@ -95,13 +95,13 @@ export function isChatCompletionsCall(node: ts.Node): node is ts.CallExpression 
   return Boolean(chain && (method === 'create' || method === 'parse'));
 }
 
-interface Chain {
+export interface Chain {
   completions: ts.Expression;
   chatHolder: ts.Expression;
 }
 
 /** `<x>.completions.<m>` where `<x>` is `<client>.chat` or `<client>.beta.chat` or a chat resource. */
-function chainOf(callee: ts.Expression): Chain | undefined {
+export function chainOf(callee: ts.Expression): Chain | undefined {
   const c = unwrap(callee);
   if (!isAccess(c) || !SDK_METHODS.has(accessName(c) ?? '')) return undefined;
   const completions = unwrap(c.expression);

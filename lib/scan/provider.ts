@@ -10,9 +10,9 @@ import {
 } from '../rules/providers.js';
 import {
   ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, isWriteReference, climbWrappers, returnExpressions,
-  isAssignmentOperator, isAccess, accessName,
+  isAssignmentOperator,
 } from './ast.js';
-import { SDK_METHODS } from './find-sites.js';
+import { chainOf } from './find-sites.js';
 import { isMockPackage, isOtherSdk } from '../rules/other-sdks.js';
 import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf } from './bindings.js';
 import { type ScanContext, locationOf, resolveClass, isProjectFile } from './context.js';
@@ -793,29 +793,18 @@ export class ProviderResolver {
 
   /** The provider of an openai client handed to a library call, if one is. */
   private wrappedClient(arg: ts.Expression, depth: number): Provider | undefined {
-    let found: Provider | undefined;
-    const check = (e: ts.Expression) => {
-      if (found) return;
+    for (const e of handedClients(arg)) {
       // a client the SDK constructs (its provider may still be unknown: a runtime base URL, an
       // options spread), not any value the tool cannot see (those are `injected` or `unresolved`)
       const sdk = this.origins(e, depth).find((o) => o.kind === 'sdk' && (o.provider !== 'unknown' || CONSTRUCTED_UNKNOWN.has(o.reason?.detail ?? '')));
-      if (sdk && sdk.kind === 'sdk') found = sdk.provider;
-    };
-    const a = unwrap(arg);
-    if (ts.isObjectLiteralExpression(a)) {
-      for (const p of a.properties) {
-        const v = propertyValue(p);
-        if (v) check(v);
-      }
-    } else if (ts.isNewExpression(a) || ts.isIdentifier(a)) check(a);
-    return found;
+      if (sdk && sdk.kind === 'sdk') return sdk.provider;
+    }
+    return undefined;
   }
 
   /** An argument (or a property of an object argument) that is another vendor's client (N05). */
   private wrapsForeignClient(arg: ts.Expression, depth: number): boolean {
-    const a = unwrap(arg);
-    const values = ts.isObjectLiteralExpression(a) ? a.properties.map(propertyValue).filter((v): v is ts.Expression => v !== undefined) : [a];
-    return values.some((v) => {
+    return handedClients(arg).some((v) => {
       const e = unwrap(v);
       if (!ts.isNewExpression(e) && !ts.isIdentifier(e)) return false;
       const origins = this.origins(e, depth);
@@ -939,10 +928,7 @@ function forwardingCall(completions: ts.ObjectLiteralExpression): ts.CallExpress
     let found: ts.CallExpression | undefined;
     walk((fn as ts.FunctionLikeDeclaration).body!, (n) => {
       if (found) return false;
-      if (!ts.isCallExpression(n)) return;
-      const callee = unwrap(n.expression);
-      const holder = isAccess(callee) && SDK_METHODS.has(accessName(callee) ?? '') ? unwrap(callee.expression) : undefined;
-      if (holder && isAccess(holder) && accessName(holder) === 'completions') found = n;
+      if (ts.isCallExpression(n) && chainOf(n.expression)) found = n;
     });
     if (found) return found;
   }
@@ -1017,6 +1003,17 @@ function typeClasses(checker: ts.TypeChecker, type: ts.Type): ('openai' | 'azure
   if (/\/node_modules\/(typescript\/lib|@types)\//.test(file)) return undefined;
   if (file.includes('/node_modules/')) return ['foreign'];
   return undefined;
+}
+
+/**
+ * The values an argument may hand a library as a client: the argument itself when it is a `new`
+ * or a name, else the property values of an options literal (`wrap({ client: new OpenAI() })`).
+ */
+function handedClients(arg: ts.Expression): ts.Expression[] {
+  const a = unwrap(arg);
+  if (ts.isNewExpression(a) || ts.isIdentifier(a)) return [a];
+  if (!ts.isObjectLiteralExpression(a)) return [];
+  return a.properties.map(propertyValue).filter((v): v is ts.Expression => v !== undefined);
 }
 
 /**
