@@ -385,7 +385,7 @@ function returnedUrl(call: ts.CallExpression, scope: Scope): UrlText | undefined
   if (!fn) return undefined;
   const returns = returnExpressions(fn);
   if (!returns.length) return undefined;
-  const inner: Scope = { checker: scope.checker, bindings: scope.bindings, depth: scope.depth + 1, params: bindParameters(fn, call), caller: scope };
+  const inner = calleeScope(fn, call, scope, scope.depth + 1);
   return alternatives(returns.map((r) => urlText(r, inner)));
 }
 
@@ -668,6 +668,8 @@ export function httpCall(call: ts.CallExpression, bindings: BindingScope): HttpS
   const scope: Scope = { checker: bindings.checker, bindings, depth: 0 };
   const request = requestOf(call, scope);
   if (request) return endsWithChat(request.url) ? site(call, request.token, request.url, request.via, request.body) : undefined;
+  // a project function given the endpoint: a wrapper that sends it, or a descriptor that returns it
+  if (!carriesChatUrl(call, scope)) return namedSender(call, scope);
   return wrapperCall(call, scope) ?? namedSender(call, scope) ?? descriptorCall(call, scope);
 }
 
@@ -678,7 +680,7 @@ const MAX_WRAPPER_LEVELS = 3;
 
 /** An argument whose static text ends with `/chat/completions`, or options with such a `path`/`url`. */
 function carriesChatUrl(call: ts.CallExpression, scope: Scope): boolean {
-  return call.arguments.some((arg) => {
+  return call.arguments.length > 0 && call.arguments.some((arg) => {
     const a = unwrap(arg);
     if (ts.isObjectLiteralExpression(a)) {
       const url = optionText({ object: a, scope, viaParam: false }, 'url', 'path');
@@ -707,6 +709,11 @@ function calledFunction(call: ts.CallExpression, checker: ts.TypeChecker): Funct
   return decl as FunctionWithBody;
 }
 
+/** The scope a project function's body is read in: its parameters bound to the call's arguments, read in the caller's scope. */
+function calleeScope(fn: ts.FunctionLikeDeclaration, call: ts.CallExpression, scope: Scope, depth: number): Scope {
+  return { checker: scope.checker, bindings: scope.bindings, depth, params: bindParameters(fn, call), caller: scope };
+}
+
 /** The wrapper's parameters (and the names destructured from them) bound to the call's arguments. */
 function bindParameters(fn: ts.FunctionLikeDeclaration, call: ts.CallExpression): Map<ts.Node, ts.Expression | undefined> {
   const params = new Map<ts.Node, ts.Expression | undefined>();
@@ -733,11 +740,10 @@ function bindParameters(fn: ts.FunctionLikeDeclaration, call: ts.CallExpression)
  * through further project functions (`ask(url)` → `fetchSSE(url)` → `fetch(url)`).
  */
 function wrapperCall(call: ts.CallExpression, scope: Scope): HttpSite | undefined {
-  const request = wrappedRequest(call, scope, 0);
+  const request = requestInside(call, scope, 0);
   if (!request) return undefined;
   const callee = unwrap(call.expression);
-  const token = ts.isPropertyAccessExpression(callee) ? callee.name : callee;
-  return site(call, token, request.url, `${shortText(callee, 30)}() → ${request.via}`, request.body ?? wrapperArgumentBody(call, scope));
+  return site(call, nameToken(callee), request.url, `${shortText(callee, 30)}() → ${request.via}`, request.body ?? wrapperArgumentBody(call, scope));
 }
 
 /**
@@ -747,10 +753,9 @@ function wrapperCall(call: ts.CallExpression, scope: Scope): HttpSite | undefine
  * cannot be followed there, so the call that builds it is the site: listed, never dropped.
  */
 function descriptorCall(call: ts.CallExpression, scope: Scope): HttpSite | undefined {
-  if (!call.arguments.length || !carriesChatUrl(call, scope)) return undefined;
   const fn = calledFunction(call, scope.checker);
   if (!fn) return undefined;
-  const inner: Scope = { checker: scope.checker, bindings: scope.bindings, depth: 1, params: bindParameters(fn, call), caller: scope };
+  const inner = calleeScope(fn, call, scope, 1);
   // (a function that returns the URL itself is a URL builder: where its result goes decides)
   // (an object with a function in it is a route or a handler registration, not a request: N03)
   const urls = returnExpressions(fn).map((r) => {
@@ -762,8 +767,7 @@ function descriptorCall(call: ts.CallExpression, scope: Scope): HttpSite | undef
   const chat = urls.find((u): u is UrlText => u !== undefined && u.viaParam && endsWithChat(u));
   if (!chat) return undefined;
   const callee = unwrap(call.expression);
-  const token = ts.isPropertyAccessExpression(callee) ? callee.name : callee;
-  return site(call, token, chat, `${shortText(callee, 30)}() returns the request's URL; the request is sent elsewhere`, wrapperArgumentBody(call, scope));
+  return site(call, nameToken(callee), chat, `${shortText(callee, 30)}() returns the request's URL; the request is sent elsewhere`, wrapperArgumentBody(call, scope));
 }
 
 /** A method, a function value, or a name whose type is callable (`{ url, handler }`). */
@@ -776,10 +780,15 @@ function isFunctionProperty(p: ts.ObjectLiteralElementLike, checker: ts.TypeChec
 
 /** The request the function `call` calls makes with the URL the call gives it, if it makes one. */
 function wrappedRequest(call: ts.CallExpression, scope: Scope, level: number): Request | undefined {
-  if (level >= MAX_WRAPPER_LEVELS || !call.arguments.length || !carriesChatUrl(call, scope)) return undefined;
+  if (level >= MAX_WRAPPER_LEVELS || !carriesChatUrl(call, scope)) return undefined;
+  return requestInside(call, scope, level);
+}
+
+/** wrappedRequest once the call is known to carry a chat URL. */
+function requestInside(call: ts.CallExpression, scope: Scope, level: number): Request | undefined {
   const fn = calledFunction(call, scope.checker);
   if (!fn) return undefined;
-  const inner: Scope = { checker: scope.checker, bindings: scope.bindings, depth: 0, params: bindParameters(fn, call), caller: scope };
+  const inner = calleeScope(fn, call, scope, 0);
   let found: Request | undefined;
   // (from the function itself: an arrow's body may be the request)
   walk(fn, (n) => {
