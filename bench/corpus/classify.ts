@@ -491,9 +491,14 @@ function modulesOfReceiver(sf: ts.SourceFile, root: ts.Expression, firstName: st
 
 /** The other vendor's package when every traced module of the receiver is one (N05). */
 function otherSdkOf(sf: ts.SourceFile, root: ts.Expression, firstName: string | undefined): string | undefined {
+  return receiverPackages(sf, root, firstName, isOtherSdk);
+}
+
+/** The packages every construction of the receiver comes from, when each passes `test`. */
+function receiverPackages(sf: ts.SourceFile, root: ts.Expression, firstName: string | undefined, test: (module: string) => boolean): string | undefined {
   const mods: string[] = [];
   modulesOfReceiver(sf, root, firstName, 0, mods);
-  if (mods.length === 0 || !mods.every((m) => m !== '?' && isOtherSdk(m))) return undefined;
+  if (mods.length === 0 || !mods.every((m) => m !== '?' && test(m))) return undefined;
   return [...new Set(mods.map(packageName))].join(', ');
 }
 
@@ -505,10 +510,7 @@ function constructedHere(root: ts.Expression): boolean {
 
 /** The repository's own packages every construction of the receiver comes from (a workspace gateway class). */
 function ownPackageOf(sf: ts.SourceFile, root: ts.Expression, firstName: string | undefined, own: ReadonlySet<string>): string | undefined {
-  const mods: string[] = [];
-  modulesOfReceiver(sf, root, firstName, 0, mods);
-  if (mods.length === 0 || !mods.every((m) => m !== '?' && own.has(packageName(m)))) return undefined;
-  return [...new Set(mods.map(packageName))].join(', ');
+  return receiverPackages(sf, root, firstName, (m) => own.has(packageName(m)));
 }
 
 function findAncestor(n: ts.Node, test: (n: ts.Node) => boolean): ts.Node | undefined {
