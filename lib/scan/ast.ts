@@ -261,3 +261,14 @@ export function returnExpressions(fn: ts.FunctionLikeDeclaration): ts.Expression
 export function isJavaScriptFile(sf: ts.SourceFile): boolean {
   return /\.[cm]?jsx?$/i.test(sf.fileName);
 }
+
+/** A `console.*` callee (`console.log`, `console.error`…). */
+export function isConsoleCallee(callee: ts.Expression): boolean {
+  return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'console';
+}
+
+/** `use` is an argument of a `console.*` call. */
+export function isConsoleArgument(use: ts.Node): boolean {
+  const call = use.parent;
+  return ts.isCallExpression(call) && call.arguments.includes(use as ts.Expression) && isConsoleCallee(call.expression);
+}

@@ -2,7 +2,7 @@
  * Message analysis (docs/migration-spec.md §3, M- rules): can the `messages` value become `input`, what
  * must change shape, and may its leading system message be hoisted into `instructions`?
  */
-import { ts, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers, isJavaScriptFile } from './ast.js';
+import { ts, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers, isJavaScriptFile, isConsoleArgument } from './ast.js';
 import { declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
@@ -490,12 +490,4 @@ export function isParamsMessagesValue(use: ts.Node): boolean {
   if (ts.isShorthandPropertyAssignment(parent) && parent.name.text === 'messages') return true;
   if (ts.isPropertyAssignment(parent) && parent.initializer === use && propertyNameText(parent.name) === 'messages') return true;
   return false;
-}
-
-/** `console.log(x)` and friends. */
-export function isConsoleArgument(use: ts.Node): boolean {
-  const call = use.parent;
-  if (!ts.isCallExpression(call) || !call.arguments.includes(use as ts.Expression)) return false;
-  const callee = call.expression;
-  return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'console';
 }

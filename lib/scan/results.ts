@@ -12,7 +12,7 @@ import {
 } from '../rules/results.js';
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, isFunctionLike, climbWrappers, startOf, walk,
-  isBooleanContext, isEquality, isWriteReference, returnExpressions, shortText,
+  isBooleanContext, isEquality, isWriteReference, returnExpressions, shortText, isConsoleCallee, isConsoleArgument,
 } from './ast.js';
 import { declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
@@ -698,10 +698,6 @@ function ruleOf(shape: Shape): RuleId {
   }
 }
 
-function isConsoleCallee(callee: ts.Expression): boolean {
-  return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'console';
-}
-
 /** A string that only reaches a `console.*` call: an argument, or a part of a template or `+` concatenation that is one. */
 function isLogged(text: ts.Expression): boolean {
   let node: ts.Node = climbWrappers(text);
@@ -709,7 +705,7 @@ function isLogged(text: ts.Expression): boolean {
     const parent = node.parent;
     if (ts.isTemplateSpan(parent) && parent.expression === node) node = climbWrappers(parent.parent);
     else if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.PlusToken) node = climbWrappers(parent);
-    else return ts.isCallExpression(parent) && parent.expression !== node && isConsoleCallee(parent.expression);
+    else return isConsoleArgument(node);
   }
 }
 
