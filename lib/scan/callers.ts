@@ -111,11 +111,16 @@ export function usesOf(
     }
   }
   const uses: (ts.Identifier | ts.PrivateIdentifier)[] = [];
+  // `export const chat = openai.chat.completions`: the property `.chat` its own initializer reads is not a use
+  const decl = name.parent;
+  const ownInitializer = ts.isVariableDeclaration(decl) && decl.name === name ? decl.initializer : undefined;
+  const ownProperty = (n: ts.Node) => Boolean(ownInitializer) && ts.isPropertyAccessExpression(n.parent) && n.parent.name === n &&
+    n.getStart() >= ownInitializer!.getStart() && n.getEnd() <= ownInitializer!.getEnd();
   for (const sf of files) {
     let stop: string | undefined;
     walk(sf, (n) => {
       if (stop) return false;
-      if (!(ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) || n.text !== name.text || n === name) return undefined;
+      if (!(ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) || n.text !== name.text || n === name || ownProperty(n)) return undefined;
       const use = kindOfUse(ctx.checker, n, symbol, member);
       if (use === 'use') uses.push(n);
       else if (use !== 'other' && use !== 'plumbing') stop = `${use} (${locationOf(ctx, n)})`;

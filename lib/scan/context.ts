@@ -38,6 +38,8 @@ export interface ScanContext extends BindingScope {
    * callers: the double still imitates chat.completions (a `test-mock` notice).
    */
   doubles: Set<string>;
+  /** The files this pass looks for sites in (absolute, normalised); absent in unit tests. */
+  analysedFiles?: ReadonlySet<string>;
   /** W-EDGE: the published package whose public entry points reach a file, if one does. */
   publishedBy(file: string): string | undefined;
 }

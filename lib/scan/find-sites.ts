@@ -8,7 +8,7 @@
 import {
   ts, unwrap, accessName, accessNameNode, isAccess, propertyNameText, walk, startOf, isFunctionLike, returnExpressions, climbWrappers, shortText,
 } from './ast.js';
-import { bindingOfExpression, declarationOf, sdkClassOf, type BindingScope } from './bindings.js';
+import { aliasTarget, bindingOfExpression, declarationOf, sdkClassOf, type BindingScope } from './bindings.js';
 import { httpCall, type HttpSite } from './http.js';
 
 export const SDK_METHODS = new Set(['create', 'parse', 'stream', 'runTools', 'runFunctions']);
@@ -28,6 +28,11 @@ export type FoundSite =
       receiver?: ts.Expression;
       /** `chat.completions.create` on a local `const chat = client.chat`: the chat identifier. */
       chatAlias?: ts.Identifier;
+      /**
+       * An exported `const x = client.chat.completions`: the declaration a call goes through
+       * (`x.create(…)`, here or in a module importing it), or the one a hand-out site lists.
+       */
+      exportedResource?: ts.VariableDeclaration;
       /** Why the receiver cannot be followed (indirect call, chat resource from elsewhere). */
       receiverProblem?: string;
       /** The callee range to rewrite (`X.chat.completions.create`). */
@@ -45,13 +50,14 @@ export interface FileFindings {
 /**
  * `endpointImported`: the file imports a module that exports the Chat Completions endpoint
  * (lib/scan/endpoint-importers.ts), so its raw HTTP requests are looked for although its own text
- * never spells `chat/completions`.
+ * never spells `chat/completions`. `resourceImported`: it imports a module that exports a
+ * completions resource, so its `x.create(…)` calls are looked for although it never spells `completions`.
  */
-export function findSites(sf: ts.SourceFile, scope: BindingScope, endpointImported = false): FileFindings {
+export function findSites(sf: ts.SourceFile, scope: BindingScope, endpointImported = false, resourceImported = false): FileFindings {
   const sites: FoundSite[] = [];
   const mocks: ts.Node[] = [];
   const quick = sf.text;
-  const mayHaveSdk = quick.includes('completions');
+  const mayHaveSdk = resourceImported || quick.includes('completions');
   const mayHaveHttp = endpointImported || quick.includes('chat/completions');
   const mayHaveV3 = quick.includes('createChatCompletion');
   walk(sf, (node) => {
@@ -155,7 +161,9 @@ function completionsAliasCall(call: ts.CallExpression, scope: BindingScope): Fou
   if (!isAccess(c) || !SDK_METHODS.has(accessName(c) ?? '')) return undefined;
   const holder = unwrap(c.expression);
   if (!ts.isIdentifier(holder)) return undefined;
-  const decl = declarationOf(scope.checker, holder);
+  const own = declarationOf(scope.checker, holder);
+  // `import { chat } from './openai'`: the const the import names, in its module
+  const decl = own && (ts.isImportSpecifier(own) ? aliasTarget(scope.checker, own) : own);
   const chat = decl && completionsResourceChat(decl);
   if (!chat) return undefined;
   const method = accessName(c)!;
@@ -165,6 +173,9 @@ function completionsAliasCall(call: ts.CallExpression, scope: BindingScope): Fou
     if (beta) return { ...site, beta: true, receiverProblem: `the completions resource ${holder.text} is held in a variable` };
     if (method === 'runFunctions') return undefined;
     if (method === 'runTools') return { ...site, receiver };
+    const exported = exportedResourceConst(decl);
+    if (exported) return { ...site, receiver, exportedResource: exported };
+    if (decl !== own) return { ...site, receiverProblem: `the completions resource ${holder.text} comes from another module` };
     return { ...site, receiver, chatAlias: holder };
   }
   // `const completions = openai.completions` is legacy completions (N01) unless the call says chat
@@ -177,6 +188,14 @@ function underChat(chat: ts.PropertyAccessExpression | ts.ElementAccessExpressio
   const below = unwrap(chat.expression);
   const beta = isAccess(below) && accessName(below) === 'beta';
   return { beta, receiver: beta ? unwrap((below as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression) : below };
+}
+
+/** `export const x = <client>.chat.completions` (a module-level const, named, exported in its statement). */
+function exportedResourceConst(decl: ts.Declaration): ts.VariableDeclaration | undefined {
+  if (!ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !ts.isVariableStatement(decl.parent.parent)) return undefined;
+  const statement = decl.parent.parent;
+  if (!ts.isSourceFile(statement.parent) || !ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return undefined;
+  return heldResource(decl, 'completions') ? decl : undefined;
 }
 
 /** `const x = <chat>.completions` or `const { completions } = <chat>`: the `<chat>` expression. */
@@ -259,9 +278,11 @@ function handedOutResource(access: ts.PropertyAccessExpression | ts.ElementAcces
   const parent = outer.parent;
   const how = handOutOf(outer, parent);
   if (!how) return undefined;
+  const exported = !beta && ts.isVariableDeclaration(parent) ? exportedResourceConst(parent) : undefined;
   return {
     kind: 'sdk', call: access, direct: false, methodToken: accessNameNode(access), method: 'create', beta, receiver,
     receiverProblem: `the completions resource is handed out (${how}); the calls made through it are not followed`, callee: access,
+    ...(exported ? { exportedResource: exported } : {}),
   };
 }
 

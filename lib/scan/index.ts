@@ -17,7 +17,7 @@ import { createScanProject, syntaxErrors, type CandidateText, type ScanProject }
 import { ProjectLayout } from '../project/layout.js';
 import { ModuleResolver } from '../project/resolver.js';
 import { mayHoldCallSite } from '../files.js';
-import { exportsChatEndpoint, importersOf, runTextReader } from './endpoint-importers.js';
+import { exportsChatEndpoint, exportsCompletionsResource, importersOf, runTextReader } from './endpoint-importers.js';
 import { CallerSearch, PublishedPackages, findCallerFiles } from './injected.js';
 import { ProviderResolver, type ReasonRef } from './provider.js';
 import { RequestAnalyzer } from './request.js';
@@ -26,6 +26,7 @@ import { StreamAnalyzer } from './streams.js';
 import { SiteAnalysis } from './site.js';
 import { siteId } from './site-id.js';
 import { invocationsOf } from './indirect.js';
+import { resourceCalls, type ResourceCalls } from './resource-calls.js';
 import { createCallerSearch } from './caller-search.js';
 import type { FollowSearch } from './callers.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
@@ -122,15 +123,19 @@ export function scan(input: ScanInput): ScanResult {
   let pass = analyseFiles(sitePaths, project, modules, input, searches);
 
   const subclassFiles = subclassCandidates(pass.fieldOwners, candidates.filter((c) => !siteSet.has(path.normalize(c.path))));
-  const endpointModules = new Set(sitePaths.map((p) => project.sourceFile(p)).filter((sf): sf is ts.SourceFile => Boolean(sf && exportsChatEndpoint(sf))).map((sf) => path.normalize(sf.fileName)));
-  const importers = endpointModules.size && input.files
-    ? importersOf(endpointModules, input.files, siteSet, modules, texts)
-    : [];
+  const exporting = (test: (sf: ts.SourceFile) => boolean) =>
+    new Set(sitePaths.map((p) => project.sourceFile(p)).filter((sf): sf is ts.SourceFile => Boolean(sf && test(sf))).map((sf) => path.normalize(sf.fileName)));
+  const importersOfAny = (exporters: ReadonlySet<string>) => (exporters.size && input.files ? importersOf(exporters, input.files, siteSet, modules, texts) : []);
+  const imported: ImportedExports = {
+    endpoint: new Set(importersOfAny(exporting(exportsChatEndpoint))),
+    resource: new Set(importersOfAny(exporting(exportsCompletionsResource))),
+  };
+  const importers = [...new Set([...imported.endpoint, ...imported.resource])];
   const importerSet = new Set(importers);
   if (subclassFiles.length || importers.length) {
     roots.push(...subclassFiles, ...importers);
     project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
-    pass = analyseFiles([...sitePaths, ...importers], project, modules, input, searches, importerSet);
+    pass = analyseFiles([...sitePaths, ...importers], project, modules, input, searches, imported);
   }
   // W-INJECTED: a pass asked for the importers of the exported holder of an injected client
   // (injected.ts); W-FOLLOW: a pass asked for the files that name a function a result is returned
@@ -156,7 +161,7 @@ export function scan(input: ScanInput): ScanResult {
       }
       project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources, expand });
     }
-    pass = analyseFiles([...sitePaths, ...importers], project, modules, input, searches, importerSet);
+    pass = analyseFiles([...sitePaths, ...importers], project, modules, input, searches, imported);
   }
   // Import tracking leaves out the ECMAScript lib (it costs more than the rest of a typical scan).
   // When a site's messages could not be typed because of it (`input.trim()` has no type without
@@ -164,7 +169,7 @@ export function scan(input: ScanInput): ScanResult {
   const gaps = new Set(pass.analysed.filter((a) => a.analysis.libTypeGap).map((a) => a.sf.fileName));
   if (gaps.size && !project.typeAware && !project.degraded) {
     project = createScanProject({ candidates, roots, resolver: modules, sources, withLib: true, expand });
-    const again = analyseFiles([...gaps], project, modules, input, searches, importerSet);
+    const again = analyseFiles([...gaps], project, modules, input, searches, imported);
     pass = { ...pass, analysed: [...pass.analysed.filter((a) => !gaps.has(a.sf.fileName)), ...again.analysed], assumedDefault: pass.assumedDefault || again.assumedDefault };
   }
   errors.push(...pass.errors);
@@ -249,8 +254,14 @@ function subclassCandidates(owners: ReadonlySet<string>, candidates: readonly Ca
   return [...found].map((c) => c.path);
 }
 
+/** Files analysed because they import what a site file exports: the endpoint (raw HTTP), a completions resource. */
+interface ImportedExports {
+  endpoint: ReadonlySet<string>;
+  resource: ReadonlySet<string>;
+}
+
 /** Find and analyse the sites of these files with this program; syntax and scanner errors go to `errors`. */
-function analyseFiles(files: string[], project: ScanProject, modules: ModuleResolver, input: ScanInput, searches: Searches, endpointImporters: ReadonlySet<string> = new Set()): Pass {
+function analyseFiles(files: string[], project: ScanProject, modules: ModuleResolver, input: ScanInput, searches: Searches, imported: ImportedExports = { endpoint: new Set(), resource: new Set() }): Pass {
   const ctx: ScanContext = {
     checker: project.checker,
     program: project.program,
@@ -263,6 +274,7 @@ function analyseFiles(files: string[], project: ScanProject, modules: ModuleReso
     callerSearch: searches.follow,
     runtimeConversion: Boolean(input.runtimeConversion),
     doubles: new Set(),
+    analysedFiles: new Set(files.map((f) => path.normalize(f))),
     callers: searches.callers,
     publishedBy: (file) => searches.published.publishedBy(file),
   };
@@ -279,7 +291,7 @@ function analyseFiles(files: string[], project: ScanProject, modules: ModuleReso
     }
     let findings;
     try {
-      findings = findSites(sf, ctx, endpointImporters.has(file));
+      findings = findSites(sf, ctx, imported.endpoint.has(file), imported.resource.has(file));
     } catch (err) {
       errors.push({ file: relativeFile(input.cwd, file), message: `scanner failed: ${(err as Error).message}` });
       continue;
@@ -337,6 +349,9 @@ function analyseSite(
   let assumedDefault = false;
   const api = apiOf(found);
   if (found.kind === 'sdk') {
+    const resource = found.exportedResource && resourceCalls(found.exportedResource, ctx);
+    // an exported resource whose every use is a call the scan finds: those calls are the sites
+    if (resource && 'calls' in resource && !found.direct) return undefined;
     if (found.receiver) {
       const client = resolver.resolve(found.receiver);
       if (client.foreign) return undefined; // another library's client (N05)
@@ -349,7 +364,11 @@ function analyseSite(
     } else {
       evidence = found.receiverProblem ?? 'receiver not followed';
     }
-    if (found.receiverProblem) analysis.reason('receiver-not-client', found.receiverProblem);
+    if (found.receiverProblem) {
+      const unfollowed = resource && 'stop' in resource && !found.direct ? `: ${resource.stop}` : '';
+      analysis.reason('receiver-not-client', found.receiverProblem + unfollowed);
+    }
+    if (resource && found.direct) throughExportedResource(found.exportedResource!, found.receiver, resource, analysis);
     if (found.direct && ts.isCallExpression(found.call)) {
       if (found.receiver && resolver.resolve(found.receiver).wrapper) kindsOfParams(found.call, analysis);
       else analyseSdkCall(found.call, found.method, analysis, ctx, isSite);
@@ -367,7 +386,7 @@ function analyseSite(
       provider = 'unknown';
       analysis.reason('provider-unknown', 'model-hint');
     }
-    if (found.direct && ts.isCallExpression(found.call) && (found.method === 'create' || found.method === 'parse' || found.method === 'stream')) {
+    if (found.direct && ts.isCallExpression(found.call) && !found.exportedResource && (found.method === 'create' || found.method === 'parse' || found.method === 'stream')) {
       analysis.edit({
         op: 'callee', rule: found.method === 'parse' ? 'A-PARSE' : found.method === 'stream' ? 'A-STREAM' : 'A-CREATE',
         ...analysis.range(found.callee), method: found.method, receiverText: found.chatAlias && found.receiver ? found.receiver.getText() : undefined,
@@ -387,6 +406,25 @@ function analyseSite(
   }
   if (analysis.kinds.size === 0) analysis.kinds.add('simple');
   return { site: { found, analysis, api, provider, evidence, ignored: hasIgnoreMarker(sf, found), sf }, assumedDefault };
+}
+
+/**
+ * A call through an exported completions resource (lib/scan/resource-calls.ts): the calls made
+ * through it migrate together, and the const becomes `<client>.responses`; where following
+ * stopped, the call is listed with why.
+ */
+function throughExportedResource(decl: ts.VariableDeclaration, receiver: ts.Expression | undefined, resource: ResourceCalls, analysis: SiteAnalysis): void {
+  const name = decl.name.getText();
+  if ('stop' in resource) {
+    analysis.reason('receiver-not-client', `the completions resource ${name} is exported and not followed: ${resource.stop}`);
+    return;
+  }
+  if (!receiver || !ts.isIdentifier(receiver) || !decl.initializer) {
+    analysis.reason('receiver-not-client', `the completions resource ${name} does not hang from a client variable`);
+    return;
+  }
+  analysis.share('completions-resource', decl);
+  analysis.edit({ op: 'replace', rule: 'A-CREATE', ...analysis.range(decl.initializer), text: `${receiver.text}.responses` });
 }
 
 function analyseSdkCall(
