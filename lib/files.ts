@@ -81,10 +81,12 @@ export function mayHoldCallSite(text: string): boolean {
 /**
  * The text calls something a site can be: `completions.create(` (also split over lines, optional,
  * element access), `createChatCompletion(`, or names the endpoint (raw HTTP; the SDK's module path
- * `openai/resources/chat/completions` is not the endpoint).
+ * `openai/resources/chat/completions` is not the endpoint); or it holds a completions resource
+ * (`const completions0 = client.chat.completions`, `const { completions } = client.chat`), whose
+ * calls (`completions0.create(`) do not spell `completions.create`.
  */
 export function callsSomething(text: string): boolean {
-  return /completions[\s'"\][?.]{0,40}(create|parse|stream|runTools|runFunctions)[\s'"\]?.]{0,8}\(|createChatCompletion\s*\(|(?<!resources\/)chat\/completions/.test(text);
+  return /completions[\s'"\][?.]{0,40}(create|parse|stream|runTools|runFunctions)[\s'"\]?.]{0,8}\(|createChatCompletion\s*\(|(?<!resources\/)chat\/completions|=\s*[\w$.?!]+\.completions\s*(?:;|\r?\n|$)|\{[^{}]*\bcompletions\b[^{}]*\}\s*=/.test(text);
 }
 
 /** The cheap text prefilter: false means the file cannot contain an OpenAI chat call site or client. */

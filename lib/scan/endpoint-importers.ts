@@ -40,24 +40,32 @@ export function exportsChatEndpoint(sf: ts.SourceFile): boolean {
  * The file exports a completions resource as a const (`export const chat = openai.chat.completions`):
  * the calls made through it (`chat.create(…)`) are in its importers, which need never spell `completions`.
  */
-export function exportsCompletionsResource(sf: ts.SourceFile): boolean {
-  if (!sf.text.includes('completions')) return false;
-  return sf.statements.some((statement) =>
-    ts.isVariableStatement(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) &&
-    statement.declarationList.declarations.some((d) => {
+export function exportedCompletionsResources(sf: ts.SourceFile): string[] {
+  if (!sf.text.includes('completions')) return [];
+  return sf.statements.flatMap((statement) => {
+    if (!ts.isVariableStatement(statement) || !ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return [];
+    return statement.declarationList.declarations.flatMap((d) => {
       let init = d.initializer;
       while (init && (ts.isParenthesizedExpression(init) || ts.isAsExpression(init) || ts.isNonNullExpression(init))) init = init.expression;
-      return Boolean(init && ts.isPropertyAccessExpression(init) && init.name.text === 'completions');
-    }));
+      return init && ts.isPropertyAccessExpression(init) && init.name.text === 'completions' && ts.isIdentifier(d.name) ? [d.name.text] : [];
+    });
+  });
 }
 
 /**
  * The project files that import one of `modules` (resolved the way the scan resolves), among
- * `files`, apart from `skip`. A file is read only when its text names one of the modules.
+ * `files`, apart from `skip`. A file is read only when its text names one of the modules in a
+ * string, or, given `exportNames`, one of those names as a word (the importers of a workspace
+ * package's entry spell the package's name, not the module's).
  */
-export function importersOf(modules: ReadonlySet<string>, files: readonly string[], skip: ReadonlySet<string>, resolver: ModuleResolver, texts: ReadonlyMap<string, string>): string[] {
+export function importersOf(
+  modules: ReadonlySet<string>, files: readonly string[], skip: ReadonlySet<string>, resolver: ModuleResolver, texts: ReadonlyMap<string, string>,
+  exportNames?: readonly string[],
+): string[] {
   const names = [...new Set([...modules].map((m) => path.basename(m).replace(/\.[^.]+$/, '')))];
-  const mention = new RegExp(`['"\`][^'"\`\\n]*\\b(${names.map(escapeRegExp).join('|')})(\\.[a-z]+)?['"\`]`);
+  const mention = exportNames
+    ? new RegExp(`(?<![\\w$])(${exportNames.map(escapeRegExp).join('|')})(?![\\w$])`)
+    : new RegExp(`['"\`][^'"\`\\n]*\\b(${names.map(escapeRegExp).join('|')})(\\.[a-z]+)?['"\`]`);
   const out: string[] = [];
   for (const file of files) {
     if (skip.has(path.normalize(file))) continue;

@@ -17,7 +17,7 @@ import { createScanProject, syntaxErrors, type CandidateText, type ScanProject }
 import { ProjectLayout } from '../project/layout.js';
 import { ModuleResolver } from '../project/resolver.js';
 import { mayHoldCallSite } from '../files.js';
-import { exportsChatEndpoint, exportsCompletionsResource, importersOf, runTextReader } from './endpoint-importers.js';
+import { exportedCompletionsResources, exportsChatEndpoint, importersOf, runTextReader } from './endpoint-importers.js';
 import { CallerSearch, PublishedPackages, findCallerFiles } from './injected.js';
 import { ProviderResolver, type ReasonRef } from './provider.js';
 import { RequestAnalyzer } from './request.js';
@@ -123,12 +123,13 @@ export function scan(input: ScanInput): ScanResult {
   let pass = analyseFiles(sitePaths, project, modules, input, searches);
 
   const subclassFiles = subclassCandidates(pass.fieldOwners, candidates.filter((c) => !siteSet.has(path.normalize(c.path))));
-  const exporting = (test: (sf: ts.SourceFile) => boolean) =>
-    new Set(sitePaths.map((p) => project.sourceFile(p)).filter((sf): sf is ts.SourceFile => Boolean(sf && test(sf))).map((sf) => path.normalize(sf.fileName)));
-  const importersOfAny = (exporters: ReadonlySet<string>) => (exporters.size && input.files ? importersOf(exporters, input.files, siteSet, modules, texts) : []);
+  const siteSources = sitePaths.map((p) => project.sourceFile(p)).filter((sf): sf is ts.SourceFile => Boolean(sf));
+  const importersOfAny = (exporters: readonly ts.SourceFile[], exportNames?: string[]) =>
+    (exporters.length && input.files ? importersOf(new Set(exporters.map((sf) => path.normalize(sf.fileName))), input.files, siteSet, modules, texts, exportNames) : []);
+  const resources = siteSources.map((sf) => ({ sf, names: exportedCompletionsResources(sf) })).filter((r) => r.names.length);
   const imported: ImportedExports = {
-    endpoint: new Set(importersOfAny(exporting(exportsChatEndpoint))),
-    resource: new Set(importersOfAny(exporting(exportsCompletionsResource))),
+    endpoint: new Set(importersOfAny(siteSources.filter(exportsChatEndpoint))),
+    resource: new Set(importersOfAny(resources.map((r) => r.sf), resources.flatMap((r) => r.names))),
   };
   const importers = [...new Set([...imported.endpoint, ...imported.resource])];
   const importerSet = new Set(importers);

@@ -260,6 +260,8 @@ interface Ctx {
   preludeNames: Set<string>;
   shapes: Set<string>;
   model: string;
+  /** The completions resource the client module exports for the calls made through it (W-FOLLOW). */
+  exportedResource?: string;
 }
 
 interface Block {
@@ -921,9 +923,11 @@ function measurePrelude(ctx: Ctx): void {
   });
 }
 
-type Receiver = 'direct' | 'chat-alias' | 'completions-alias' | 'completions-destructure' | 'bind' | 'call' | 'detached-call';
+type Receiver = 'direct' | 'chat-alias' | 'completions-alias' | 'completions-destructure' | 'exported-resource' | 'bind' | 'call' | 'detached-call';
 
 function receiverForm(ctx: Ctx): Receiver {
+  // the client module also exports its completions resource, imported next to the client (W-FOLLOW)
+  if (ctx.host === 'exported' && !ctx.cjs && ctx.x.bool(0.2)) return 'exported-resource';
   if (!ctx.x.bool(0.1)) return 'direct';
   // the indirect forms are JavaScript only: on an overloaded method TypeScript's bind/call keep
   // the last overload (a union with Stream), so typed code that reads `choices` does not compile
@@ -951,6 +955,9 @@ function receiverCall(ctx: Ctx, w: Writer, form: Receiver, arg: X): string {
     case 'completions-destructure':
       w.stmt(`const { completions } = ${ref}.chat`);
       return `completions.create(${args})`;
+    case 'exported-resource':
+      ctx.exportedResource ??= `${ref}Completions`;
+      return `${ctx.exportedResource}.create(${args})`;
     case 'bind': {
       const create = fresh('create');
       w.stmt(`const ${create} = ${ref}.chat.completions.create.bind(${ref}.chat.completions)`);
@@ -1892,6 +1899,7 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
       clientFile.stmt(imp === 'alias' ? `import { OpenAI as Api } from ${s('openai')}` : `import OpenAI from ${s('openai')}`);
       clientFile.blank();
       clientFile.stmt(host === 'exported' ? `export const ${moduleName} = ${construct(0)}` : `export default ${construct(0)}`);
+      if (ctx.exportedResource) clientFile.stmt(`export const ${ctx.exportedResource} = ${moduleName}.chat.completions`);
       // where the client module is, and the specifier the main file imports it by
       let clientPath = 'client.ts';
       let spec = './client.js';
@@ -1920,7 +1928,8 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
         if (built) files['packages/llm/tsconfig.json'] = json({ compilerOptions: { outDir: 'dist', rootDir: 'src', declaration: true, module: 'esnext', moduleResolution: 'bundler', strict: true } });
         files['apps/web/package.json'] = json({ name: '@fuzz/web', private: true, dependencies: { '@fuzz/llm': '*' } });
       }
-      head.stmt(host === 'exported' ? `import { ${moduleName} } from ${s(spec)}` : `import ${moduleName} from ${s(spec)}`);
+      const names = ctx.exportedResource ? `${moduleName}, ${ctx.exportedResource}` : moduleName;
+      head.stmt(host === 'exported' ? `import { ${names} } from ${s(spec)}` : `import ${moduleName} from ${s(spec)}`);
       if (layout !== 'flat') {
         const rel = path.posix.relative(path.posix.dirname(main), clientPath.replace(/\.ts$/, '.js'));
         typecheckSpecifiers.push({ file: main, from: spec, to: rel.startsWith('.') ? rel : `./${rel}` });
