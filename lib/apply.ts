@@ -38,12 +38,20 @@ export const runTransformsHere: TransformRunner = (jobs) => runTransformsWith(jo
 
 /** Runs the jobs, using a context parsed ahead of time when `prepared` has one for the file. */
 export async function runTransformsWith(jobs: TransformJob[], prepared: (file: string) => TransformContext | undefined): Promise<TransformResult[]> {
-  const { transformFile } = await import('../transforms/index.js');
+  const [{ transformFile }, { assertParses }] = await Promise.all([import('../transforms/index.js'), import('../transforms/parser.js')]);
   return jobs.map((job) => {
     try {
       return { ok: true as const, ...transformFile(job.file, job.text, job.edits, job.markers, prepared(job.file)) };
     } catch (err) {
-      return { ok: false as const, error: (err as Error).message.split('\n')[0] };
+      const message = (err as Error).message.split('\n')[0];
+      // the rewrite is checked by the parser that printed it; a file that parser rejects as it is
+      // (a name declared twice, which TypeScript's parser lets through) says so, not "the rewrite broke it"
+      try {
+        assertParses(job.file, job.text);
+      } catch (before) {
+        return { ok: false as const, error: `the file does not parse as it is (${(before as Error).message.split('\n')[0]})` };
+      }
+      return { ok: false as const, error: message };
     }
   });
 }

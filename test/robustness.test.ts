@@ -226,6 +226,20 @@ describe('faults: nothing half-written, ever', () => {
     assert.equal(readFileSync(file, 'utf8'), MIGRATABLE);
   });
 
+  it('a file Babel rejects as it is (a name declared twice) is reported as such, not as a broken rewrite', async () => {
+    // TypeScript's parser lets the duplicate through (it is a checker error), so the scan plans the
+    // site; the rewrite's parse check then fails on the input's own error (corpus: NeuroWebLab)
+    const text = `const answer = 1;\nimport answer from './answer.js';\n${MIGRATABLE}`;
+    const dir = tree({ 'a.ts': text });
+    const file = path.join(dir, 'a.ts');
+    const at = text.indexOf('q)');
+    const plans = plan(dir, 'a.ts', [{ op: 'replace', rule: 'O-CONTENT-NULL', file, start: at, end: at + 1, text: 'q' }]);
+    const out = await applyPlans({ plans, texts: new Map([[file, { text, bom: false }]]), roots: [dir], cwd: dir, dryRun: false, markers: true, force: true });
+    assert.equal(out.written.length, 0);
+    assert.match(out.errors[0].message, /^rewrite failed, file left unchanged: the file does not parse as it is \(Identifier 'answer' has already been declared/);
+    assert.equal(readFileSync(file, 'utf8'), text);
+  });
+
   it('a file changed on disk after it was scanned is not overwritten', async () => {
     const dir = tree({ 'a.ts': MIGRATABLE });
     const file = path.join(dir, 'a.ts');

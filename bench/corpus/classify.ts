@@ -1023,6 +1023,12 @@ function classifyCode(ctx: FlowContext, tok: ts.Node, spelling: Spelling, input:
     if (ownDecl && called) return { category: 'own-api', detail: ownDecl };
   }
 
+  // `const groq = { chat: { completions: { create: async () => canned } } }`: an imitation written in
+  // this file, no client behind it (one that passes create on to a client is listed by the tool, r47)
+  if (called && ts.isIdentifier(root) && declarationsOf(root).some((d) => ts.isVariableDeclaration(d) && d.initializer !== undefined &&
+    ts.isObjectLiteralExpression(unwrapDown(d.initializer)) && (unwrapDown(d.initializer) as ts.ObjectLiteralExpression).properties.some((p) => p.name?.getText(sf) === 'chat'))) {
+    return { category: 'own-api', detail: 'an object literal in this file that imitates the client' };
+  }
   if (called) {
     if (/^(call|apply|bind)$/.test(last)) return { category: 'unexplained', detail: `indirect call .${last}() of an SDK-shaped method, not in the report` };
     return { category: 'unexplained', detail: `SDK-shaped call ${names.join('.')}(…) not in the report` };

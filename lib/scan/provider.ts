@@ -70,6 +70,10 @@ export class ProviderResolver {
 
   /** P-UNRESOLVED: a value from a module the tool cannot resolve or read is listed, never dropped. */
   private unresolved(module: string, evidence: string): Origin[] {
+    // another vendor's SDK (or a mocking library) used without being installed or declared in view:
+    // known by name, as openai is (a project does not call its own module `groq-sdk`)
+    if (isOtherSdk(module)) return [{ kind: 'foreign', evidence: `${evidence} (from '${module}', another vendor's SDK, not installed in view)` }];
+    if (isMockPackage(module)) return [{ kind: 'foreign', evidence, double: true }];
     return [{ kind: 'sdk', provider: 'unknown', evidence: `${evidence} (from '${module}', which could not be resolved)`, reason: { code: 'provider-unknown', detail: 'unresolved' }, notes: [], isDefault: false }];
   }
 
