@@ -396,6 +396,16 @@ export class RequestAnalyzer {
       this.site.reason('params-not-local', 'response_format');
       return undefined;
     }
+    // `jsonMode ? { type: 'json_object' } : { type: 'text' }`: formats whose shape is the same in both
+    // APIs move under text.format as they are; json_object when either branch may be (no M-SYSTEM hoist)
+    if (ts.isConditionalExpression(v)) {
+      const types = [v.whenTrue, v.whenFalse].map((b) => plainFormatType(unwrap(b)));
+      if (types.every((t) => t === 'text' || t === 'json_object')) {
+        if (!types.includes('json_object')) return 'text';
+        this.site.kinds.add('structured-output');
+        return 'json_object';
+      }
+    }
     if (ts.isCallExpression(v)) {
       const binding = bindingOfExpression(this.ctx, v.expression);
       const rename = binding?.kind === 'export' ? helperRename(binding.module, binding.name) : undefined;
@@ -517,3 +527,10 @@ function isSiteCall(call: ts.CallExpression): boolean {
 
 /** Exposed for the messages analysis of string content. */
 export { isStringTyped };
+
+/** `{ type: 'text' }` / `{ type: 'json_object' }` and nothing else: its type; undefined for anything else. */
+function plainFormatType(v: ts.Expression): string | undefined {
+  if (!ts.isObjectLiteralExpression(v) || v.properties.length !== 1) return undefined;
+  const only = v.properties[0];
+  return ts.isPropertyAssignment(only) && propertyNameText(only.name) === 'type' ? stringValue(only.initializer) : undefined;
+}
