@@ -146,10 +146,11 @@ function callOf(id: ts.Node): ts.CallExpression | undefined {
 function kindOfUse(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdentifier, target: ts.Symbol, member: boolean): 'use' | 'plumbing' | 'other' | string {
   const parent = id.parent;
   if (ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent) || isRequireBinding(parent)) {
-    return symbolOf(checker, id) === target || !symbolOf(checker, id) ? 'plumbing' : 'other';
+    const s = symbolOf(checker, id);
+    return !s || sameSymbol(s, target) ? 'plumbing' : 'other';
   }
   const s = symbolOf(checker, id);
-  if (s && s !== target) {
+  if (s && !sameSymbol(s, target)) {
     // a signature of an interface or type: a call through it may run this function
     const abstract = s.declarations?.some((d) => ts.isMethodSignature(d) || ts.isPropertySignature(d));
     return abstract && member ? `${id.text} may be called through an interface` : 'other';
@@ -166,6 +167,16 @@ function kindOfUse(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdenti
   if (ts.isExportAssignment(outer.parent)) return 'plumbing';
   if ((ts.isShorthandPropertyAssignment(outer.parent) || ts.isPropertyAssignment(outer.parent)) && isModuleExports(outer.parent.parent)) return 'plumbing';
   return 'use';
+}
+
+/**
+ * Two symbols for one declaration: a member read through an instance (`s.completion(…)`) can get a
+ * transient copy of the method's symbol (corpus: ai-devs' OpenAiService), which is still the method.
+ */
+function sameSymbol(a: ts.Symbol, b: ts.Symbol): boolean {
+  if (a === b) return true;
+  const d = a.declarations?.[0];
+  return d !== undefined && d === b.declarations?.[0];
 }
 
 /** `const { f } = require('./m')`: an import spelled in CommonJS (TypeScript binds it as an alias in JavaScript). */

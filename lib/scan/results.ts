@@ -7,12 +7,12 @@ import type { RuleId } from '../rules/ids.js';
 import { ownEntry } from '../rules/lookup.js';
 import type { ChainLink } from '../plan.js';
 import {
-  ANY, ELEMENT_CALLBACK_METHODS, FINISH_VALUES, INDEX0, OBJECT_SHAPES, PARSE_NOTE, REPLAY_NOTE, RESULT_STEPS, TOOL_CALLS_FILTER,
+  ANY, ELEMENT_CALLBACK_METHODS, FINISH_VALUES, INDEX0, OBJECT_SHAPES, PARSE_NOTE, REPLAY_NOTE, RESULT_STEPS, TOOL_CALLS_FILTER, TYPE_RENAMES,
   type Shape, type Step,
 } from '../rules/results.js';
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, isFunctionLike, climbWrappers, startOf, walk,
-  isBooleanContext, isEquality, isWriteReference, returnExpressions, shortText, isConsoleCallee, isConsoleArgument,
+  isBooleanContext, isEquality, isWriteReference, returnExpressions, shortText, isConsoleCallee, isConsoleArgument, isAccess,
 } from './ast.js';
 import { declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
@@ -45,7 +45,7 @@ interface Chain {
 }
 
 type Use =
-  | 'console' | 'return' | 'argument' | 'store' | 'spread' | 'throw' | 'export' | 'discard' | 'read' | 'assign'
+  | 'console' | 'return' | 'argument' | 'store' | 'spread' | 'throw' | 'export' | 'discard' | 'read' | 'assign' | 'cast'
   /** `'choices' in r`, `for (k in r)`, `r instanceof X`: the answer changes with the shape. */
   | 'reflect';
 
@@ -340,6 +340,16 @@ export class ResultAnalyzer {
   /** A Chat object (completion, choice, message, usage…) used as a whole. */
   private objectShapeUse(outer: ts.Node, shape: Shape, chain: Chain): void {
     const parent = outer.parent;
+    // `return completion as ChatCompletion`, `(await create(…)) as OpenAI.ChatCompletion`: a cast to
+    // the Chat type of a whole value is retyped (H-TYPES) and the value followed on; a read through
+    // a cast (`(r as X).choices`) or a cast to anything else (`as any`) is reported (useOf: 'cast')
+    if (isTypeAssertion(parent) && parent.expression === outer && this.castToChatType(parent)) {
+      const after = climbWrappers(parent);
+      if (!isAccess(after.parent)) {
+        if (this.retypeAnnotation(parent.type) === 'escape') return;
+        return this.objectShapeUse(after, shape, chain);
+      }
+    }
     // `await completion` on the awaited result is the result itself: neither a ChatCompletion nor a Response is a thenable
     if (ts.isAwaitExpression(parent) && parent.expression === outer) return this.objectShapeUse(climbWrappers(parent), shape, chain);
     // aliases: const msg = r.choices[0].message;  const [choice] = r.choices;  const { choices } = r
@@ -452,6 +462,14 @@ export class ResultAnalyzer {
   }
 
   /** H-TYPES on an annotation of a followed value; Chat types without an equivalent escape (result-escapes:type). */
+  /** The assertion names a Chat type with a Responses equivalent, and nothing else. */
+  private castToChatType(cast: ts.AsExpression | ts.TypeAssertion | ts.SatisfiesExpression): boolean {
+    const type = cast.type;
+    if (!ts.isTypeReferenceNode(type) || type.typeArguments?.length) return false;
+    const name = ts.isIdentifier(type.typeName) ? type.typeName.text : type.typeName.right.text;
+    return Boolean(ownEntry(TYPE_RENAMES, name)?.to);
+  }
+
   private retypeAnnotation(type: ts.TypeNode | undefined): 'ok' | 'escape' {
     return this.site.retypeAnnotation(type, 'result-escapes');
   }
@@ -743,6 +761,10 @@ export function useOf(outer: ts.Node): Use {
   if (ts.isJsxExpression(parent)) return 'read';
   if (ts.isYieldExpression(parent)) return 'return';
   if (ts.isAwaitExpression(parent) || ts.isParenthesizedExpression(parent)) return useOf(parent);
+  // `r as ChatCompletion`, `(r as any).choices`, `<T>r`, `r satisfies T`: the value goes on under a
+  // type this analysis does not follow; never a silent read (corpus: ai-devs returns
+  // `completion as OpenAI.Chat.Completions.ChatCompletion` to its callers)
+  if (ts.isAsExpression(parent) || ts.isTypeAssertionExpression(parent) || ts.isSatisfiesExpression(parent)) return 'cast';
   if (ts.isConditionalExpression(parent) && parent.condition !== outer) return useOf(parent) === 'discard' ? 'discard' : 'store';
   if (ts.isBinaryExpression(parent) && (parent.operatorToken.kind === ts.SyntaxKind.BarBarToken || parent.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken) ) {
     const outerUse = useOf(parent);
@@ -770,3 +792,7 @@ function freshName(decl: ts.Node, base: string): string {
 }
 
 export { startOf };
+
+function isTypeAssertion(node: ts.Node): node is ts.AsExpression | ts.TypeAssertion | ts.SatisfiesExpression {
+  return ts.isAsExpression(node) || ts.isTypeAssertionExpression(node) || ts.isSatisfiesExpression(node);
+}
