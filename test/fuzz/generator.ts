@@ -903,6 +903,22 @@ function createBlock(ctx: Ctx, name: string): Block {
             w.stmt(`return ${v}.output.choices[0].message.content`);
             break;
           }
+          // a type assertion on the result (TypeScript): to its Chat type, retyped and followed;
+          // a read through `as any`, reported (result-escapes:cast)
+          const cast = ctx.ts && !ignore ? ctx.x.weighted([['none', 14], ['chat-type', 1], ['any-read', 0.6]]) : 'none';
+          if (cast === 'chat-type') {
+            shape(ctx, 'cast:chat-type');
+            w.stmt(`${binding} ${v} = (await ${c}) as ${typeRef(ctx, 'ChatCompletion')}`);
+            resultReads(ctx, w, v);
+            break;
+          }
+          if (cast === 'any-read') {
+            shape(ctx, 'cast:any-read');
+            force(ctx, 'result-escapes:cast');
+            w.stmt(`${binding} ${v} = await ${c}`);
+            w.stmt(`return (${v} as any).choices[0].message.content as string | null`);
+            break;
+          }
           w.stmt(`${binding} ${v} = await ${c}`);
           resultReads(ctx, w, v);
         }
