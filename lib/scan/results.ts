@@ -91,6 +91,7 @@ export class ResultAnalyzer {
 
   private promise(node: ts.Node): void {
     const outer = climbWrappers(node);
+    if (this.site.retypeCasts(node, outer, 'result-escapes') === 'escape') return;
     const parent = outer.parent;
     if (ts.isAwaitExpression(parent)) {
       const target = this.assignedVariable(parent);

@@ -90,6 +90,20 @@ export class SiteAnalysis {
     return escape ? 'escape' : 'ok';
   }
 
+  /**
+   * H-TYPES on the type assertions a value passes through between `inner` and `outer` (the
+   * wrappers climbWrappers steps over): `stream as AsyncIterable<ChatCompletionChunk>` is retyped
+   * with the value, or reported with `code` when a type has no equivalent.
+   */
+  retypeCasts(inner: ts.Node, outer: ts.Node, code: 'result-escapes' | 'stream-handoff'): 'ok' | 'escape' {
+    let result: 'ok' | 'escape' = 'ok';
+    for (let n: ts.Node = inner; n !== outer && n.parent; n = n.parent) {
+      const p = n.parent;
+      if ((ts.isAsExpression(p) || ts.isTypeAssertionExpression(p) || ts.isSatisfiesExpression(p)) && this.retypeAnnotation(p.type, code) === 'escape') result = 'escape';
+    }
+    return result;
+  }
+
   /** A unit key for a declaration: two sites with the same key migrate together. */
   share(kind: string, decl: ts.Node): string {
     const key = `${kind}:${decl.getSourceFile().fileName}:${decl.pos}`;

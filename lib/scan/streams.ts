@@ -58,6 +58,7 @@ export class StreamAnalyzer {
   /** The value of `await create({ stream: true })`, or the promise itself. */
   private raw(node: ts.Node): void {
     const outer = climbWrappers(node);
+    if (this.site.retypeCasts(node, outer, 'stream-handoff') === 'escape') return;
     const parent = outer.parent;
     if (ts.isAwaitExpression(parent)) return this.stream(parent);
     if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
@@ -70,6 +71,7 @@ export class StreamAnalyzer {
   /** A Stream<ChatCompletionChunk> value: iterated, aborted, or handed off. */
   private stream(node: ts.Node): void {
     const outer = climbWrappers(node);
+    if (this.site.retypeCasts(node, outer, 'stream-handoff') === 'escape') return;
     const parent = outer.parent;
     if (ts.isForOfStatement(parent) && parent.expression === outer && parent.awaitModifier) return this.loop(parent);
     if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
@@ -150,6 +152,7 @@ export class StreamAnalyzer {
 
   private helper(node: ts.Node): void {
     const outer = climbWrappers(node);
+    if (this.site.retypeCasts(node, outer, 'stream-handoff') === 'escape') return;
     const parent = outer.parent;
     if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
       for (const ref of this.references(parent.name)) this.helper(ref);
