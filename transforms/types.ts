@@ -1,10 +1,26 @@
 /** H-TYPES / M-TYPES: a Chat type reference on a unit-local declaration → its Responses type. */
 import type { RetypeEdit } from '../lib/plan.js';
 import type { TransformContext } from './context.js';
+import { escapeRegExp } from '../lib/scan/endpoint-importers.js';
 
 export function rewriteType(ctx: TransformContext, edit: RetypeEdit): void {
   const from = ctx.text.slice(edit.start, edit.end);
-  ctx.editor.replace(edit.start, edit.end, edit.to);
+  const local = edit.importName && edit.importFrom ? localName(ctx.text, edit.importName, edit.importFrom) : edit.to;
+  ctx.editor.replace(edit.start, edit.end, local);
   if (/^[\w$]+$/.test(from)) ctx.released.add(from);
-  if (edit.importName && edit.importFrom) ctx.requireImport({ name: edit.importName, module: edit.importFrom, typeOnly: true });
+  if (edit.importName && edit.importFrom) {
+    ctx.requireImport({ name: local === edit.importName ? edit.importName : `${edit.importName} as ${local}`, module: edit.importFrom, typeOnly: true });
+  }
+}
+
+/**
+ * The name the imported type goes by in this file: its own, unless the file already uses that name
+ * for something else (a Next.js route's `Promise<Response>` and `new Response(…)` are the fetch
+ * Response, which a type import of the SDK's `Response` would shadow), then `OpenAI<name>`.
+ */
+function localName(text: string, name: string, module: string): string {
+  const used = new RegExp(`(?<![\\w$.])${escapeRegExp(name)}(?![\\w$])`).test(text);
+  if (!used) return name;
+  const imported = new RegExp(`import\\s+type\\s*\\{[^}]*(?<![\\w$])${escapeRegExp(name)}(?![\\w$]|\\s+as\\b)[^}]*\\}\\s*from\\s*['"]${escapeRegExp(module)}['"]`).test(text);
+  return imported ? name : `OpenAI${name}`;
 }
