@@ -25,6 +25,11 @@ export function unwrap(node: ts.Expression): ts.Expression {
   }
 }
 
+/** `x as T`, `<T>x`, `x satisfies T`: a type assertion (the value is the same at run time). */
+export function isTypeAssertion(node: ts.Node): node is ts.AsExpression | ts.TypeAssertion | ts.SatisfiesExpression {
+  return ts.isAsExpression(node) || ts.isTypeAssertionExpression(node) || ts.isSatisfiesExpression(node);
+}
+
 /** Climb from an expression through the wrappers that `unwrap` strips. */
 export function climbWrappers(node: ts.Node): ts.Node {
   let current = node;

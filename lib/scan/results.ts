@@ -12,7 +12,7 @@ import {
 } from '../rules/results.js';
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, isFunctionLike, climbWrappers, startOf, walk,
-  isBooleanContext, isEquality, isWriteReference, returnExpressions, shortText, isConsoleCallee, isConsoleArgument, isAccess,
+  isBooleanContext, isEquality, isWriteReference, returnExpressions, shortText, isConsoleCallee, isConsoleArgument, isAccess, isTypeAssertion,
 } from './ast.js';
 import { declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
@@ -765,7 +765,7 @@ export function useOf(outer: ts.Node): Use {
   // `r as ChatCompletion`, `(r as any).choices`, `<T>r`, `r satisfies T`: the value goes on under a
   // type this analysis does not follow; never a silent read (corpus: ai-devs returns
   // `completion as OpenAI.Chat.Completions.ChatCompletion` to its callers)
-  if (ts.isAsExpression(parent) || ts.isTypeAssertionExpression(parent) || ts.isSatisfiesExpression(parent)) return 'cast';
+  if (isTypeAssertion(parent)) return 'cast';
   if (ts.isConditionalExpression(parent) && parent.condition !== outer) return useOf(parent) === 'discard' ? 'discard' : 'store';
   if (ts.isBinaryExpression(parent) && (parent.operatorToken.kind === ts.SyntaxKind.BarBarToken || parent.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken) ) {
     const outerUse = useOf(parent);
@@ -793,7 +793,3 @@ function freshName(decl: ts.Node, base: string): string {
 }
 
 export { startOf };
-
-function isTypeAssertion(node: ts.Node): node is ts.AsExpression | ts.TypeAssertion | ts.SatisfiesExpression {
-  return ts.isAsExpression(node) || ts.isTypeAssertionExpression(node) || ts.isSatisfiesExpression(node);
-}

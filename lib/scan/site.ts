@@ -4,7 +4,7 @@ import type { Kind } from '../options.js';
 import type { Edit } from '../plan.js';
 import type { Note } from '../report/model.js';
 import { TYPE_RENAMES } from '../rules/results.js';
-import { ts, startOf, walk } from './ast.js';
+import { ts, isTypeAssertion, startOf, walk } from './ast.js';
 import type { ReasonCode, ReasonRef } from '../rules/reasons.js';
 import type { RuleId } from '../rules/ids.js';
 
@@ -99,7 +99,7 @@ export class SiteAnalysis {
     let result: 'ok' | 'escape' = 'ok';
     for (let n: ts.Node = inner; n !== outer && n.parent; n = n.parent) {
       const p = n.parent;
-      if ((ts.isAsExpression(p) || ts.isTypeAssertionExpression(p) || ts.isSatisfiesExpression(p)) && this.retypeAnnotation(p.type, code) === 'escape') result = 'escape';
+      if (isTypeAssertion(p) && this.retypeAnnotation(p.type, code) === 'escape') result = 'escape';
     }
     return result;
   }
