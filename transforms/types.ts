@@ -1,7 +1,7 @@
 /** H-TYPES / M-TYPES: a Chat type reference on a unit-local declaration → its Responses type. */
 import type { RetypeEdit } from '../lib/plan.js';
 import type { TransformContext } from './context.js';
-import { escapeRegExp } from '../lib/scan/endpoint-importers.js';
+import { escapeRegExp } from '../lib/regexp.js';
 
 export function rewriteType(ctx: TransformContext, edit: RetypeEdit): void {
   const from = ctx.text.slice(edit.start, edit.end);

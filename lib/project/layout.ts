@@ -9,6 +9,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from '../scan/typescript.cjs';
+import { escapeRegExp } from '../regexp.js';
 
 export interface PackageJson {
   name?: string;
@@ -318,10 +319,6 @@ function childDirs(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 }
 
 export function isFile(file: string): boolean {

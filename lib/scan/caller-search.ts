@@ -7,7 +7,8 @@ import path from 'node:path';
 import { discoverFiles } from '../files.js';
 import type { ProjectLayout } from '../project/layout.js';
 import type { FollowSearch } from './callers.js';
-import { escapeRegExp, type TextReader } from './endpoint-importers.js';
+import type { TextReader } from './endpoint-importers.js';
+import { escapeRegExp } from '../regexp.js';
 
 export interface CallerSearchInput {
   /** Every source file of the run (absolute paths). */

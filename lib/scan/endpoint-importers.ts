@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from './typescript.cjs';
 import type { ModuleResolver } from '../project/resolver.js';
+import { escapeRegExp } from '../regexp.js';
 
 /** The endpoint (a URL or a path), not the SDK's module path `openai/resources/chat/completions`. */
 const CHAT_ENDPOINT = /(^|(?<!resources)\/)chat\/completions\/?(\?|$)/;
@@ -109,8 +110,4 @@ export function runTextReader(known: ReadonlyMap<string, string>): TextReader {
     if (!read.has(key)) read.set(key, textOf(key, known));
     return read.get(key);
   };
-}
-
-export function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

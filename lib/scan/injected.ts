@@ -17,7 +17,8 @@
 import path from 'node:path';
 import { ts, climbWrappers } from './ast.js';
 import { locationOf } from './context.js';
-import { escapeRegExp, type TextReader } from './endpoint-importers.js';
+import type { TextReader } from './endpoint-importers.js';
+import { escapeRegExp } from '../regexp.js';
 import type { PackageInfo, ProjectLayout } from '../project/layout.js';
 import type { ModuleResolver } from '../project/resolver.js';
 
