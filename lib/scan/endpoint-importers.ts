@@ -3,7 +3,8 @@
  * with `OpenaiPath` in constant.ts): the file that sends the request never spells
  * `chat/completions`, so the text prefilter alone would never look at it. The modules that export
  * such a constant are found among the site files; the files that import them are found here, and
- * are scanned for raw HTTP too. The same holds for a completions resource exported as a const.
+ * are scanned for raw HTTP too. The same holds for a completions resource exported as a const
+ * (find-sites.ts, exportedCompletionsResources).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -35,22 +36,6 @@ export function exportsChatEndpoint(sf: ts.SourceFile): boolean {
     if (found) return true;
   }
   return false;
-}
-
-/**
- * The file exports a completions resource as a const (`export const chat = openai.chat.completions`):
- * the calls made through it (`chat.create(…)`) are in its importers, which need never spell `completions`.
- */
-export function exportedCompletionsResources(sf: ts.SourceFile): string[] {
-  if (!sf.text.includes('completions')) return [];
-  return sf.statements.flatMap((statement) => {
-    if (!ts.isVariableStatement(statement) || !ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return [];
-    return statement.declarationList.declarations.flatMap((d) => {
-      let init = d.initializer;
-      while (init && (ts.isParenthesizedExpression(init) || ts.isAsExpression(init) || ts.isNonNullExpression(init))) init = init.expression;
-      return init && ts.isPropertyAccessExpression(init) && init.name.text === 'completions' && ts.isIdentifier(d.name) ? [d.name.text] : [];
-    });
-  });
 }
 
 /**

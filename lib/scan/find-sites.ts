@@ -190,6 +190,17 @@ function underChat(chat: ts.PropertyAccessExpression | ts.ElementAccessExpressio
   return { beta, receiver: beta ? unwrap((below as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression) : below };
 }
 
+/**
+ * The names a module exports completions resources under (exportedResourceConst): the calls made
+ * through them (`chat.create(…)`) are in its importers, which need never spell `completions`.
+ */
+export function exportedCompletionsResources(sf: ts.SourceFile): string[] {
+  if (!sf.text.includes('completions')) return [];
+  return sf.statements.flatMap((statement) => (ts.isVariableStatement(statement)
+    ? statement.declarationList.declarations.filter((d) => exportedResourceConst(d)).map((d) => (d.name as ts.Identifier).text)
+    : []));
+}
+
 /** `export const x = <client>.chat.completions` (a module-level const, named, exported in its statement). */
 function exportedResourceConst(decl: ts.Declaration): ts.VariableDeclaration | undefined {
   if (!ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !ts.isVariableStatement(decl.parent.parent)) return undefined;

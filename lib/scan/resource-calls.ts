@@ -17,7 +17,21 @@ const RESOURCE_METHODS = new Set(['create', 'parse', 'stream']);
 
 export type ResourceCalls = { calls: ts.CallExpression[] } | { stop: string };
 
+/**
+ * Asked once per const and pass: by its hand-out and by every call through it (each answer walks
+ * every file that names the const). A pass has its own context, program and files.
+ */
+const answers = new WeakMap<ScanContext, Map<ts.VariableDeclaration, ResourceCalls>>();
+
 export function resourceCalls(decl: ts.VariableDeclaration, ctx: ScanContext): ResourceCalls {
+  let known = answers.get(ctx);
+  if (!known) answers.set(ctx, (known = new Map()));
+  let answer = known.get(decl);
+  if (!answer) known.set(decl, (answer = followResource(decl, ctx)));
+  return answer;
+}
+
+function followResource(decl: ts.VariableDeclaration, ctx: ScanContext): ResourceCalls {
   if (!ts.isIdentifier(decl.name)) return { stop: 'it is destructured' };
   const name = decl.name.text;
   if (decl.type) return { stop: `${name} is declared with a type (${locationOf(ctx, decl)})` };

@@ -7,7 +7,7 @@ import type { RuleId } from '../rules/ids.js';
 import { ownEntry } from '../rules/lookup.js';
 import type { ChainLink } from '../plan.js';
 import {
-  ANY, ELEMENT_CALLBACK_METHODS, FINISH_VALUES, INDEX0, OBJECT_SHAPES, PARSE_NOTE, REPLAY_NOTE, RESULT_STEPS, TOOL_CALLS_FILTER, TYPE_RENAMES,
+  ANY, ELEMENT_CALLBACK_METHODS, FINISH_VALUES, INDEX0, OBJECT_SHAPES, PARSE_NOTE, REPLAY_NOTE, RESULT_STEPS, TOOL_CALLS_FILTER,
   type Shape, type Step,
 } from '../rules/results.js';
 import {
@@ -19,7 +19,7 @@ import type { ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import { callersOf, feedParameter, MAX_HOPS, returningFunction } from './callers.js';
 import { locationOf } from './context.js';
-import type { SiteAnalysis } from './site.js';
+import { responsesTypeOf, type SiteAnalysis } from './site.js';
 
 /** A chain being followed: where it started and what it becomes on the Responses side. */
 interface Chain {
@@ -462,15 +462,13 @@ export class ResultAnalyzer {
     }
   }
 
-  /** H-TYPES on an annotation of a followed value; Chat types without an equivalent escape (result-escapes:type). */
   /** The assertion names a Chat type with a Responses equivalent, and nothing else. */
   private castToChatType(cast: ts.AsExpression | ts.TypeAssertion | ts.SatisfiesExpression): boolean {
     const type = cast.type;
-    if (!ts.isTypeReferenceNode(type) || type.typeArguments?.length) return false;
-    const name = ts.isIdentifier(type.typeName) ? type.typeName.text : type.typeName.right.text;
-    return Boolean(ownEntry(TYPE_RENAMES, name)?.to);
+    return ts.isTypeReferenceNode(type) && !type.typeArguments?.length && Boolean(responsesTypeOf(type)?.to);
   }
 
+  /** H-TYPES on an annotation of a followed value; Chat types without an equivalent escape (result-escapes:type). */
   private retypeAnnotation(type: ts.TypeNode | undefined): 'ok' | 'escape' {
     return this.site.retypeAnnotation(type, 'result-escapes');
   }

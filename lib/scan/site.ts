@@ -67,7 +67,7 @@ export class SiteAnalysis {
    */
   retypeReference(ref: ts.TypeReferenceNode, accept: (name: string) => boolean = () => true): 'done' | 'none' | 'escape' {
     const name = ts.isIdentifier(ref.typeName) ? ref.typeName.text : ref.typeName.right.text;
-    const target = ownEntry(TYPE_RENAMES, name);
+    const target = responsesTypeOf(ref);
     if (!target || !accept(name)) return 'none';
     if (!target.to) return 'escape';
     this.edit({ op: 'retype', rule: 'H-TYPES', ...this.range(ref.typeName), to: target.to, importName: target.to, importFrom: target.module });
@@ -117,4 +117,9 @@ export class SiteAnalysis {
     entry.reached.add(call);
     this.feeds.set(key, entry);
   }
+}
+
+/** The Responses counterpart of a Chat type reference (`OpenAI.ChatCompletion` → `Response`), when it names one (H-TYPES). */
+export function responsesTypeOf(ref: ts.TypeReferenceNode): (typeof TYPE_RENAMES)[string] | undefined {
+  return ownEntry(TYPE_RENAMES, ts.isIdentifier(ref.typeName) ? ref.typeName.text : ref.typeName.right.text);
 }
