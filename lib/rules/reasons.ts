@@ -70,7 +70,7 @@ const TABLE = [
     message: 'Spread {detail} may inject Chat-only keys.',
     fix: 'Inline or type the spread source, then re-run.' },
   { code: 'dynamic-stream-flag', rules: ['S-DETECT'],
-    message: 'Cannot tell whether this call streams.',
+    message: 'Cannot tell whether this call streams ({detail}).',
     fix: 'Split into a streaming and a non-streaming call.' },
   { code: 'no-equivalent-content', rules: ['M-PART-AUDIO', 'M-ASSIST-AUDIO', 'M-ASSIST-REFUSAL'],
     message: 'Message content {detail} has no Responses input form.',

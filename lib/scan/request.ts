@@ -19,6 +19,7 @@ import { ToolsAnalyzer } from './tools.js';
 import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
 import { isErrorType, isStringTyped } from './types.js';
+import { flagValue, flagValuesOf, parameterSlot, passedFor, type ParameterSlot } from './parameter-values.js';
 
 export interface RequestFacts {
   stream: 'yes' | 'no' | 'dynamic';
@@ -45,6 +46,8 @@ interface Collected {
 export class RequestAnalyzer {
   /** V-BUILDER: the function that returned the params, and this site's call of it. */
   private builder?: { fn: FollowedFunction; call: ts.CallExpression };
+  /** Why following the stream flag stopped (the detail of dynamic-stream-flag). */
+  private streamStop?: string;
 
   constructor(private readonly ctx: ScanContext, private readonly site: SiteAnalysis) {}
 
@@ -292,7 +295,7 @@ export class RequestAnalyzer {
     }
     if (stream === 'dynamic') {
       this.site.kinds.add('streaming');
-      this.site.reason('dynamic-stream-flag');
+      this.site.reason('dynamic-stream-flag', this.streamStop);
     } else if (stream === 'yes') this.site.kinds.add('streaming');
     if (c.opaqueStream && !keys.has('stream') && method !== 'stream') {
       // an opaque spread may also carry `stream: true`
@@ -319,34 +322,53 @@ export class RequestAnalyzer {
     if (UNSUPPORTED_MODEL.test(model)) this.site.reason('model-not-supported', model);
   }
 
-  /** S-DETECT: a literal, a local constant, or dynamic. */
+  /**
+   * S-DETECT: `stream` is a literal, a local constant, a V-BUILDER parameter (what this site's call
+   * of the builder passes), or a parameter of a function every call of which fixes it (W-FOLLOW);
+   * anything else is dynamic. False in a conditional spread is still false.
+   */
   private streamFlag(entry: Entry, current: RequestFacts['stream']): RequestFacts['stream'] {
-    if (entry.conditional) return 'dynamic';
-    let v = unwrap(entry.value);
-    if (ts.isIdentifier(v)) {
-      const decl = declarationOf(this.ctx.checker, v);
-      if (decl && ts.isVariableDeclaration(decl) && decl.initializer && decl.parent.flags & ts.NodeFlags.Const) v = unwrap(decl.initializer);
-      else if (decl && ts.isParameter(decl)) v = this.builderArgument(decl) ?? v;
-    }
-    const lit = literalValue(v);
-    if (lit?.kind === 'boolean') return lit.value ? 'yes' : current;
-    if (lit && (lit.kind === 'null' || lit.kind === 'undefined')) return current;
+    const on = this.streamValue(entry.value);
+    if (on === false) return current;
+    if (on === true && !entry.conditional) return 'yes';
     return 'dynamic';
   }
 
-  /**
-   * `stream` of a V-BUILDER's literal taken from a parameter the builder never reassigns: what
-   * this site's call passes for it (`createParams(true)`), or its default. Each site of the unit
-   * gets its own answer; the literal itself is not changed.
-   */
-  private builderArgument(param: ts.ParameterDeclaration): ts.Expression | undefined {
+  private streamValue(value: ts.Expression): boolean | undefined {
+    const v = unwrap(value);
+    const slot = ts.isIdentifier(v) ? parameterSlot(this.ctx.checker, v) : undefined;
+    if (!slot) return flagValue(this.ctx.checker, v);
     const { fn, call } = this.builder ?? {};
-    if (!fn || !call || param.parent !== fn || !ts.isIdentifier(param.name) || param.dotDotDotToken) return undefined;
-    if (referencesOf(this.ctx.checker, param.name).some(isWriteReference)) return undefined;
-    const index = fn.parameters.indexOf(param);
-    if (call.arguments.slice(0, index + 1).some(ts.isSpreadElement)) return undefined;
-    const arg = call.arguments[index];
-    return arg ? unwrap(arg) : param.initializer && unwrap(param.initializer);
+    if (fn && call && slot.fn === fn) {
+      // each site of a builder's unit gets its own call's answer; the literal itself is not changed
+      const passed = passedFor(this.ctx.checker, slot, call);
+      return passed && 'value' in passed ? flagValue(this.ctx.checker, passed.value, [slot.initializer]) : undefined;
+    }
+    return this.everyCallPasses(slot);
+  }
+
+  /**
+   * The flag a parameter of the site's own function is given by every call of that function in
+   * the project (`completion({ messages, stream = false })`): when they all agree, the value is
+   * known, and the branches it rules out are dead code for the result analysis (SiteAnalysis.flags).
+   */
+  private everyCallPasses(slot: ParameterSlot): boolean | undefined {
+    const name = calledName(slot.fn)?.text ?? 'the function';
+    const found = flagValuesOf(this.ctx, slot);
+    if ('stop' in found) {
+      this.streamStop = found.stop;
+      return undefined;
+    }
+    const { values } = found;
+    if (values.size > 1) {
+      this.streamStop = `${name} is called with stream true (${locationOf(this.ctx, values.get(true)!)}) and false (${locationOf(this.ctx, values.get(false)!)})`;
+      return undefined;
+    }
+    const value = values.has(true);
+    this.site.flags.set(slot.decl, value);
+    const calls = found.calls === 1 ? 'its one call' : `all ${found.calls} calls`;
+    this.site.note('S-DETECT', 'warn', `stream is ${value} in ${calls} of ${name} in the project, so this call is migrated as ${value ? 'streaming' : 'non-streaming'}; a new caller passing stream: ${!value} needs the other migration.`);
+    return value;
   }
 
   /** R-MAXTOK and T-MAXTOK-MIN. */

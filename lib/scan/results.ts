@@ -20,6 +20,7 @@ import { referencesOf, isExported } from './references.js';
 import { callersOf, feedParameter, MAX_HOPS, returningFunction } from './callers.js';
 import { locationOf } from './context.js';
 import { responsesTypeOf, type SiteAnalysis } from './site.js';
+import { deadGuard, flagTest } from './dead-branches.js';
 
 /** A chain being followed: where it started and what it becomes on the Responses side. */
 interface Chain {
@@ -59,6 +60,14 @@ export class ResultAnalyzer {
   /** Parameters followed into (W-FOLLOW), with every call of their function. */
   private readonly paramsFollowed = new Map<ts.Node, readonly ts.CallExpression[]>();
   private hops = 0;
+  /**
+   * Reads of the result in branches a known stream flag rules out (S-DETECT), to be checked once
+   * the live reads are followed: the function a dead branch returns it from, or the conditional
+   * whose dead side it is, must carry the live value too.
+   */
+  private readonly deadReturns: { fn: ts.Node; at: ts.Node }[] = [];
+  private readonly deadBranches: { guard: ts.Node; at: ts.Node }[] = [];
+  private readonly liveGuards = new Set<ts.Node>();
 
   constructor(
     private readonly ctx: ScanContext,
@@ -73,18 +82,50 @@ export class ResultAnalyzer {
   analyze(call: ts.CallExpression): void {
     this.promise(call);
     this.finishAliases();
+    this.finishDeadBranches();
   }
 
   /** Follow a value already known to be of a Chat shape (a stream helper's final result, S-FINAL). */
   analyzeValue(node: ts.Node, shape: Shape): void {
     this.value(node, shape, { root: node, accessed: [], links: [], rootOptional: false });
     this.finishAliases();
+    this.finishDeadBranches();
   }
 
   /** An alias reassigned from something that is not a read of a followed result escapes. */
   private finishAliases(): void {
     for (const write of this.aliasWrites) if (!this.acceptedWrites.has(write)) this.site.reason('result-escapes', 'assign');
     this.aliasWrites.length = 0;
+  }
+
+  /**
+   * A read of the result where a known stream flag rules it out never runs. Its casts are retyped
+   * with the value so the file still type-checks (`stream ? r as AsyncIterable<ChatCompletionChunk>
+   * : r as ChatCompletion`); past a cast it may only be returned, or be the dead side of the
+   * conditional the live value goes through.
+   */
+  private deadRead(node: ts.Node, guard: ts.Node): void {
+    const outer = climbWrappers(node);
+    if (this.site.retypeCasts(node, outer, 'result-escapes') === 'escape') return;
+    if (outer.parent === guard) {
+      this.deadBranches.push({ guard, at: node });
+      return;
+    }
+    const fn = useOf(outer) === 'return' ? returningFunction(outer) : undefined;
+    if (fn) this.deadReturns.push({ fn, at: node });
+    else this.site.reason('dynamic-stream-flag', `the result is read at ${locationOf(this.ctx, node)}, in a branch the stream flag rules out`);
+  }
+
+  private finishDeadBranches(): void {
+    const unchecked = [
+      ...this.deadReturns.filter((d) => !this.returnsFollowed.has(d.fn)),
+      ...this.deadBranches.filter((d) => !this.liveGuards.has(d.guard)),
+    ];
+    for (const d of unchecked) {
+      this.site.reason('dynamic-stream-flag', `the result is read at ${locationOf(this.ctx, d.at)}, in a branch the stream flag rules out`);
+    }
+    this.deadReturns.length = 0;
+    this.deadBranches.length = 0;
   }
 
   // ---- the promise -------------------------------------------------------------------------
@@ -263,6 +304,8 @@ export class ResultAnalyzer {
    * judge the context the final value is used in.
    */
   private value(node: ts.Node, shape: Shape, chain: Chain): void {
+    const guard = deadGuard(this.ctx.checker, this.site.flags, node);
+    if (guard) return this.deadRead(node, guard);
     let current: ts.Node = node;
     let currentShape = shape;
     for (;;) {
@@ -350,6 +393,11 @@ export class ResultAnalyzer {
         if (this.retypeAnnotation(parent.type) === 'escape') return;
         return this.objectShapeUse(after, shape, chain);
       }
+    }
+    // `stream ? … : completion` where every call leaves stream false: the conditional is the result
+    if (ts.isConditionalExpression(parent) && parent.condition !== outer && flagTest(this.ctx.checker, this.site.flags, parent.condition) === (outer === parent.whenTrue)) {
+      this.liveGuards.add(parent);
+      return this.objectShapeUse(climbWrappers(parent), shape, chain);
     }
     // `await completion` on the awaited result is the result itself: neither a ChatCompletion nor a Response is a thenable
     if (ts.isAwaitExpression(parent) && parent.expression === outer) return this.objectShapeUse(climbWrappers(parent), shape, chain);

@@ -36,6 +36,12 @@ export class SiteAnalysis {
    */
   readonly feeds = new Map<string, { calls: readonly ts.Node[]; reached: Set<ts.Node>; callee: string }>();
 
+  /**
+   * S-DETECT: stream flags every call of their function fixes (the parameter's or binding's
+   * declaration, and its value). The branches a flag rules out are dead code to the result analysis.
+   */
+  readonly flags = new Map<ts.Node, boolean>();
+
   constructor(
     /** Absolute path of the file that holds the call. */
     readonly file: string,

@@ -2085,7 +2085,7 @@ function ffunction(fc: FollowCtx, m: FollowModule, head: { name: string; params:
 }
 
 /** `client.chat.completions.create({ … })` at the writer's depth, in module `m` (which gets the client). */
-function fcall(fc: FollowCtx, m: FollowModule, w: Writer, opts: { stream?: boolean; n?: boolean } = {}): string {
+function fcall(fc: FollowCtx, m: FollowModule, w: Writer, opts: { stream?: boolean; n?: boolean; streamFlag?: string } = {}): string {
   m.client = true;
   fc.sites++;
   const f = fc.f;
@@ -2099,6 +2099,7 @@ function fcall(fc: FollowCtx, m: FollowModule, w: Writer, opts: { stream?: boole
   if (f.bool(0.25)) entries.push(prop('max_tokens', '256'));
   if (opts.n) entries.push(prop('n', '2'));
   if (opts.stream) entries.push(prop('stream', 'true'));
+  if (opts.streamFlag) entries.push(prop('stream', opts.streamFlag));
   const arg = obj(entries, entries.length > 2 && f.bool(0.6));
   return `client.chat.completions.create(${fc.p.print(arg, w.depth)})`;
 }
@@ -2313,6 +2314,64 @@ function followStream(fc: FollowCtx, ai: FollowModule): void {
   }
 }
 
+/**
+ * 4 / edge: `stream` is a parameter of the site's function, positional or an option with a default
+ * (S-DETECT through W-FOLLOW, corpus: ai-devs' and 3rd-devs' OpenAIService.completion). Every
+ * caller leaves it false (passes false or nothing): a non-streaming call, the branch for true dead
+ * code; or one caller passes true: dynamic-stream-flag.
+ */
+function followStreamFlag(fc: FollowCtx, ai: FollowModule): void {
+  const f = fc.f;
+  const k = fc.n++;
+  const name = `complete${k}`;
+  const options = f.bool(0.5);
+  const dead = f.weighted<'ternary' | 'if' | 'none'>([['ternary', 2], ['if', 2], ['none', 1]]);
+  const variant = f.weighted<'fixed' | 'mixed'>([['fixed', 4], ['mixed', 1]]);
+  fc.shapes.add(`follow:stream-flag-${options ? 'options' : 'positional'}`);
+  fc.shapes.add(`follow:stream-flag-dead-${dead}`);
+  fc.shapes.add(`follow:stream-flag-${variant}`);
+  const chat = ftype(fc, ai, 'ChatCompletion');
+  const streamType = dead === 'none' ? '' : `AsyncIterable<${ftype(fc, ai, 'ChatCompletionChunk')}>`;
+  const as = (t: string) => (fc.ts ? ` as ${t}` : '');
+  const params: [string, string][] = options
+    ? [['{ q, stream = false }', '{ q: string; stream?: boolean }']]
+    : [['q', 'string'], fc.ts ? ['stream', 'boolean = false'] : ['stream = false', '']];
+  const ret = fc.ts && dead !== 'none' ? `Promise<${chat} | ${streamType}>` : undefined;
+  ffunction(fc, ai, { name, params, ret }, (w) => {
+    w.stmt(`const r = await ${fcall(fc, ai, w, { streamFlag: 'stream' })}`);
+    if (dead === 'ternary') w.stmt(`return stream ? r${as(streamType)} : r${as(chat)}`);
+    else if (dead === 'if') {
+      w.open('if (stream)');
+      w.stmt(`return r${as(streamType)}`);
+      w.close();
+      w.stmt(`return r${as(chat)}`);
+    } else w.stmt(`return r${as(chat)}`);
+  });
+  const args = (flag: string | undefined) => (options ? `{ q${flag ? `, stream: ${flag}` : ''} }` : `q${flag ? `, ${flag}` : ''}`);
+  const group: FollowModule[] = [];
+  const callers = f.weighted([[1, 2], [2, 2]]);
+  for (let i = 0; i < callers; i++) {
+    const { m, at } = callerModule(fc, ai);
+    const callee = fref(fc, m, ai, name, at === 'namespace-import');
+    const chatHere = ftype(fc, m, 'ChatCompletion');
+    ffunction(fc, m, { name: `answer${fc.n++}`, params: [['q', 'string']], ret: 'Promise<string>', exported: true }, (w) => {
+      w.stmt(`const r = await ${callee}(${args(f.bool(0.5) ? 'false' : undefined)})${as(chatHere)}`);
+      w.stmt(`return r.choices[0].message.content ?? ${fc.p.str('')}`);
+    });
+    group.push(m);
+  }
+  if (variant === 'mixed') {
+    const { m, at } = callerModule(fc, ai);
+    const callee = fref(fc, m, ai, name, at === 'namespace-import');
+    ffunction(fc, m, { name: `opened${fc.n++}`, params: [['q', 'string']], exported: true }, (w) => {
+      w.stmt(`return ${callee}(${args('true')})`);
+    });
+    fexpect(fc, ai, name, { status: 'manual', reasons: ['dynamic-stream-flag'] });
+    return;
+  }
+  fexpect(fc, ai, name, { status: 'migrated' }, group);
+}
+
 function followProgram(f: Rng, st: Style, p: Printer): GeneratedProgram {
   const ts = f.bool(0.8);
   const fc: FollowCtx = { f, st, p, ts, ext: ts ? 'ts' : 'cjs', modules: new Map(), expected: [], shapes: new Set(), sites: 0, n: 0 };
@@ -2326,8 +2385,11 @@ function followProgram(f: Rng, st: Style, p: Printer): GeneratedProgram {
   } else {
     const count = f.weighted([[1, 3], [2, 2]]);
     for (let i = 0; i < count; i++) {
-      const kind = f.weighted<'return' | 'helper' | 'stream' | 'used-as-value' | 'third-party'>([['return', 4], ['helper', 3], ['stream', 3], ['used-as-value', 1], ['third-party', 1]]);
+      const kind = f.weighted<'return' | 'helper' | 'stream' | 'stream-flag' | 'used-as-value' | 'third-party'>([
+        ['return', 4], ['helper', 3], ['stream', 3], ['stream-flag', 2], ['used-as-value', 1], ['third-party', 1],
+      ]);
       if (kind === 'return') followReturn(fc, ai);
+      else if (kind === 'stream-flag') followStreamFlag(fc, ai);
       else if (kind === 'helper') followHelper(fc, ai);
       else if (kind === 'stream') followStream(fc, ai);
       else followReturn(fc, ai, kind);
