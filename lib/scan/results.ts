@@ -436,9 +436,11 @@ export class ResultAnalyzer {
       case 'return':
         if (shape === 'completion' && pathOf(chain).length === 0) return this.returned(outer, false);
         return this.site.reason('result-escapes', use);
-      case 'argument':
+      case 'argument': {
         if (shape === 'completion' && pathOf(chain).length === 0 && this.intoCallee(outer)) return;
-        return this.site.reason('result-escapes', use);
+        const call = outer.parent as ts.CallExpression | ts.NewExpression;
+        return this.site.reason('result-escapes', `argument: ${describe(chain)} is passed to ${shortText(call.expression, 40)} (${locationOf(this.ctx, outer)})`);
+      }
       default:
         this.site.reason('result-escapes', use);
     }
