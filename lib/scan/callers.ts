@@ -10,6 +10,8 @@ import type { ScanContext } from './context.js';
 import type { SiteAnalysis } from './site.js';
 import { locationOf } from './context.js';
 import { isExported, isModuleExports, symbolOf } from './references.js';
+import { fromMissingModule } from './missing-module.js';
+import { isErrorType } from './types.js';
 
 /** W-EDGE: how many functions a value is followed through, at most. */
 export const MAX_HOPS = 3;
@@ -152,12 +154,14 @@ function kindOfUse(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdenti
   const s = symbolOf(checker, id);
   if (s && !sameSymbol(s, target)) {
     // a signature of an interface or type: a call through it may run this function
-    const abstract = s.declarations?.some((d) => ts.isMethodSignature(d) || ts.isPropertySignature(d));
+    const abstract = s.declarations?.some((d) => ts.isMethodSignature(d) || (ts.isPropertySignature(d) && mayBeFunction(checker, s)));
     return abstract && member ? `${id.text} may be called through an interface` : 'other';
   }
   if (!s) {
     // a name checked nowhere: a property of an untyped value, or a key
-    if (ts.isPropertyAccessExpression(parent) && parent.name === id) return `${id.text} is read from an untyped value`;
+    if (ts.isPropertyAccessExpression(parent) && parent.name === id) {
+      return fromMissingModule(checker, parent.expression) ? 'other' : `${id.text} is read from an untyped value`;
+    }
     if (ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent) || ts.isBindingElement(parent)) return `${id.text} is taken by name`;
     return 'other';
   }
@@ -167,6 +171,16 @@ function kindOfUse(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdenti
   if (ts.isExportAssignment(outer.parent)) return 'plumbing';
   if ((ts.isShorthandPropertyAssignment(outer.parent) || ts.isPropertyAssignment(outer.parent)) && isModuleExports(outer.parent.parent)) return 'plumbing';
   return 'use';
+}
+
+/** A property typed so that it may hold a function (`answer: string` may not: corpus, 3rd-devs' tool payloads). */
+function mayBeFunction(checker: ts.TypeChecker, property: ts.Symbol): boolean {
+  const type = checker.getTypeOfSymbol(property);
+  const parts = type.isUnion() || type.isIntersection() ? type.types : [type];
+  return parts.some((t) => {
+    if (t.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.TypeParameter | ts.TypeFlags.NonPrimitive) || isErrorType(t)) return true;
+    return t.getCallSignatures().length > 0 || t.getSymbol()?.getName() === 'Function';
+  });
 }
 
 /**
