@@ -4,7 +4,7 @@
  */
 import { ts, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers, isJavaScriptFile, isConsoleArgument } from './ast.js';
 import { declarationOf } from './bindings.js';
-import type { ScanContext } from './context.js';
+import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
 import { isChatCompletionsCall } from './find-sites.js';
@@ -75,7 +75,7 @@ export class MessagesAnalyzer {
     this.site.histories.add(decl);
     this.site.edit({ op: 'messages', rule: 'M-INPUT', ...this.site.range(init) });
     this.elements(init);
-    let escapes = false;
+    let escapes: ts.Node | undefined;
     for (const ref of referencesOf(this.ctx.checker, decl.name)) {
       const use = climbWrappers(ref);
       const parent = use.parent;
@@ -90,11 +90,11 @@ export class MessagesAnalyzer {
         if (method === 'length') continue;
       }
       if (isConsoleArgument(use)) continue;
-      escapes = true;
+      escapes ??= use;
     }
     // a history that holds replayed results and leaves this code is persisted Chat data (P29)
     if (escapes) {
-      if (this.hasItems) this.site.reason('result-escapes', 'store');
+      if (this.hasItems) this.site.reason('result-escapes', `store: the history ${decl.name.text} holds replayed output and leaves this code (${locationOf(this.ctx, escapes)})`);
       else this.site.reason('messages-not-local');
     }
     this.retype(decl);

@@ -94,7 +94,9 @@ export class ResultAnalyzer {
 
   /** An alias reassigned from something that is not a read of a followed result escapes. */
   private finishAliases(): void {
-    for (const write of this.aliasWrites) if (!this.acceptedWrites.has(write)) this.site.reason('result-escapes', 'assign');
+    for (const write of this.aliasWrites) {
+      if (!this.acceptedWrites.has(write)) this.site.reason('result-escapes', `assign: a variable holding the result is also given ${shortText(write as ts.Expression, 30)} (${locationOf(this.ctx, write)})`);
+    }
     this.aliasWrites.length = 0;
   }
 
@@ -167,8 +169,13 @@ export class ResultAnalyzer {
     const use = useOf(outer);
     if (use === 'discard') return;
     if (use === 'return') return this.returned(outer, true);
-    if (use === 'read') return this.site.reason('result-escapes', 'promise');
-    this.site.reason('result-escapes', use === 'console' ? 'argument' : use);
+    const at = locationOf(this.ctx, outer);
+    if (use === 'read') return this.site.reason('result-escapes', `promise: the request promise is read (${at})`);
+    if (use === 'argument' || use === 'console') {
+      const call = outer.parent as ts.CallExpression | ts.NewExpression;
+      return this.site.reason('result-escapes', `argument: the request promise is passed to ${shortText(call.expression, 40)} (${at})`);
+    }
+    this.site.reason('result-escapes', `${use}: the request promise ${ESCAPE_VERBS[use] ?? 'leaves'} (${at})`);
   }
 
   /**
@@ -435,14 +442,14 @@ export class ResultAnalyzer {
         return this.site.reason('no-equivalent-result', `reflection on ${describe(chain)}`);
       case 'return':
         if (shape === 'completion' && pathOf(chain).length === 0) return this.returned(outer, false);
-        return this.site.reason('result-escapes', use);
+        return this.site.reason('result-escapes', `return: ${describe(chain)} is returned (${locationOf(this.ctx, outer)})`);
       case 'argument': {
         if (shape === 'completion' && pathOf(chain).length === 0 && this.intoCallee(outer)) return;
         const call = outer.parent as ts.CallExpression | ts.NewExpression;
         return this.site.reason('result-escapes', `argument: ${describe(chain)} is passed to ${shortText(call.expression, 40)} (${locationOf(this.ctx, outer)})`);
       }
       default:
-        this.site.reason('result-escapes', use);
+        this.site.reason('result-escapes', `${use}: ${describe(chain)} ${ESCAPE_VERBS[use] ?? 'leaves'} (${locationOf(this.ctx, outer)})`);
     }
   }
 
@@ -571,7 +578,7 @@ export class ResultAnalyzer {
     const use = useOf(node);
     if (use === 'discard' || use === 'read') return;
     if (use === 'console') return this.site.note('O-ESCAPE', 'warn', 'Logged tool calls now log Responses function_call items.');
-    this.site.reason('result-escapes', use);
+    this.site.reason('result-escapes', `${use}: ${describe(chain)} ${ESCAPE_VERBS[use] ?? 'leaves'} (${locationOf(this.ctx, node)})`);
   }
 
   /** `.map(tc => …)`, `.forEach(…)`, `.find(…)` over tool calls: follow the element parameter. */
@@ -775,6 +782,11 @@ function isLogged(text: ts.Expression): boolean {
     else return isConsoleArgument(node);
   }
 }
+
+/** How the detail of result-escapes:<use> says what happened to the value. */
+const ESCAPE_VERBS: Partial<Record<Use, string>> = {
+  store: 'is stored', spread: 'is spread', assign: 'is assigned', cast: 'is read through a type assertion', export: 'is exported', throw: 'is thrown',
+};
 
 /** How a value is used by its context, when it is not read further. */
 export function useOf(outer: ts.Node): Use {

@@ -16,7 +16,7 @@ import {
 } from './ast.js';
 import { bindingOfExpression } from './bindings.js';
 import { callersOf, feedParameter, MAX_HOPS, returningFunction } from './callers.js';
-import type { ScanContext } from './context.js';
+import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import { ResultAnalyzer, useOf } from './results.js';
 import type { SiteAnalysis } from './site.js';
@@ -487,7 +487,7 @@ export class StreamAnalyzer {
     }
     if (!name) {
       const use = useOf(outer);
-      if (use !== 'discard' && use !== 'read') this.site.reason('result-escapes', use === 'console' ? 'argument' : use);
+      if (use !== 'discard' && use !== 'read') this.site.reason('result-escapes', `${use === 'console' ? 'argument' : use}: the final usage (${locationOf(this.ctx, outer)})`);
       return;
     }
     if (this.followed.has(name)) return;
