@@ -5,7 +5,7 @@
  * `const { stream = false } = config` over a `config` parameter read nowhere else), and what a
  * given call passes for it. Nothing here decides; the callers judge the values.
  */
-import { ts, unwrap, literalValue, isWriteReference, propertyNameText, propertyValue } from './ast.js';
+import { ts, unwrap, literalValue, isWriteReference, propertyNameText, propertyValue, walk } from './ast.js';
 import { declarationOf } from './bindings.js';
 import { calledName, callersOf, MAX_HOPS, type FollowedFunction } from './callers.js';
 import { locationOf, type ScanContext } from './context.js';
@@ -166,8 +166,17 @@ function optionsParameter(checker: ts.TypeChecker, pattern: ts.ObjectBindingPatt
   return param && !param.dotDotDotToken ? param : undefined;
 }
 
+/** A function whose parameters keep their call's values: no `arguments` (sloppy-mode JavaScript aliases it to them). */
 function followedFunction(node: ts.Node): FollowedFunction | undefined {
-  return ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node) ? node : undefined;
+  if (!(ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node))) return undefined;
+  let readsArguments = false;
+  if (node.body) {
+    walk(node.body, (n) => {
+      if (ts.isIdentifier(n) && n.text === 'arguments') readsArguments = true;
+      return readsArguments ? false : undefined;
+    });
+  }
+  return readsArguments ? undefined : node;
 }
 
 function isReassigned(checker: ts.TypeChecker, name: ts.Identifier): boolean {
