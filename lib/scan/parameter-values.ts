@@ -5,7 +5,7 @@
  * `const { stream = false } = config` over a `config` parameter read nowhere else), and what a
  * given call passes for it. Nothing here decides; the callers judge the values.
  */
-import { ts, unwrap, literalValue, isWriteReference, propertyNameText, propertyValue, walk } from './ast.js';
+import { ts, unwrap, literalValue, isWriteReference, propertyNameText, propertyValue, walk, climbWrappers } from './ast.js';
 import { declarationOf } from './bindings.js';
 import { calledName, callersOf, MAX_HOPS, type FollowedFunction } from './callers.js';
 import { locationOf, type ScanContext } from './context.js';
@@ -134,7 +134,8 @@ export function flagValuesOf(ctx: ScanContext, slot: ParameterSlot, defaults: re
 function restSlot(checker: ts.TypeChecker, id: ts.Identifier, property: string): ParameterSlot | undefined {
   const decl = declarationOf(checker, id);
   if (!decl || !ts.isBindingElement(decl) || !decl.dotDotDotToken || !ts.isIdentifier(decl.name) || !ts.isObjectBindingPattern(decl.parent)) return undefined;
-  if (isReassigned(checker, decl.name)) return undefined;
+  // only ever spread: a write (`rest.stream = true`) or a hand-out would change what it carries
+  if (!referencesOf(checker, decl.name).every((ref) => ts.isSpreadAssignment(climbWrappers(ref).parent))) return undefined;
   const holder = optionsParameter(checker, decl.parent);
   const fn = holder && followedFunction(holder.parent);
   return fn && { fn, index: fn.parameters.indexOf(holder!), property, decl };
