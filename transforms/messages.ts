@@ -125,8 +125,23 @@ function joinAssistantParts(ctx: TransformContext, array: Node, parts: Node[]): 
 export function convertMessages(ctx: TransformContext, edit: ConvertEdit): void {
   if (!edit.module) throw new Error('run-time conversion planned without its module');
   const value = ctx.source(ctx.nodeAt(edit.start, edit.end)); // the plan anchors an expression of this file
-  ctx.editor.replace(edit.start, edit.end, edit.element ? `...${CONVERTER_NAME}([${value}])` : `${CONVERTER_NAME}(${value})`);
+  // the only element of an array literal: `toResponsesInput([e])` in the array's place, not `[...toResponsesInput([e])]`
+  const array = edit.element ? onlyElementBrackets(ctx.text, edit.start, edit.end) : undefined;
+  if (array) ctx.editor.replace(array.start, array.end, `${CONVERTER_NAME}([${value}])`);
+  else ctx.editor.replace(edit.start, edit.end, edit.element ? `...${CONVERTER_NAME}([${value}])` : `${CONVERTER_NAME}(${value})`);
   if (!ctx.imports.some((i) => i.name === CONVERTER_NAME && i.module === edit.module)) ctx.imports.push({ name: CONVERTER_NAME, module: edit.module, typeOnly: false });
+}
+
+/** `[ e ]` or `[ e, ]` around the range, with nothing but white space between (a comment stays where it is). */
+function onlyElementBrackets(text: string, start: number, end: number): { start: number; end: number } | undefined {
+  let i = start - 1;
+  while (i >= 0 && /\s/.test(text[i])) i--;
+  if (text[i] !== '[') return undefined;
+  let j = end;
+  while (j < text.length && /\s/.test(text[j])) j++;
+  if (text[j] === ',') j++;
+  while (j < text.length && /\s/.test(text[j])) j++;
+  return text[j] === ']' ? { start: i, end: j + 1 } : undefined;
 }
 
 function isNullish(n: Node): boolean {
