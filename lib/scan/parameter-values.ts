@@ -115,9 +115,9 @@ export function flagValuesOf(ctx: ScanContext, slot: ParameterSlot, defaults: re
   const values = new Map<boolean, ts.CallExpression>();
   for (const call of callers.calls) {
     const passed = passedFor(ctx.checker, slot, call);
-    const through = passed && ('slot' in passed ? passed.slot : passed.value && ts.isIdentifier(passed.value) ? parameterSlot(ctx.checker, passed.value) : undefined);
+    const through = passed && passedOn(ctx.checker, passed);
     if (through) {
-      const outer = flagValuesOf(ctx, through, 'slot' in passed! ? defaults : [through.initializer, ...defaults], depth + 1);
+      const outer = flagValuesOf(ctx, through.slot, through.ownDefault ? [through.slot.initializer, ...defaults] : defaults, depth + 1);
       if ('stop' in outer) return outer;
       // the call that chose the value: the outermost one
       for (const [v, at] of outer.values) values.set(v, at);
@@ -128,6 +128,16 @@ export function flagValuesOf(ctx: ScanContext, slot: ParameterSlot, defaults: re
     values.set(value, call);
   }
   return { values, calls: callers.calls.length };
+}
+
+/**
+ * A call that passes on its caller's own value: a parameter of the caller (whose default applies
+ * before the callee's), or the rest of the caller's options (which has no default of its own).
+ */
+function passedOn(checker: ts.TypeChecker, passed: Passed): { slot: ParameterSlot; ownDefault: boolean } | undefined {
+  if ('slot' in passed) return { slot: passed.slot, ownDefault: false };
+  const slot = passed.value && ts.isIdentifier(passed.value) ? parameterSlot(checker, passed.value) : undefined;
+  return slot && { slot, ownDefault: true };
 }
 
 /** `...rest` of `const { a, ...rest } = config` (or of the parameter itself): the caller's property, when rest holds it. */
