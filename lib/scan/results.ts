@@ -17,7 +17,8 @@ import {
 import { declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
-import { callersOf, feedParameter, MAX_HOPS, returningFunction } from './callers.js';
+import { calledFunction, callersOf, feedParameter, MAX_HOPS, returningFunction } from './callers.js';
+import { promiseAllSlot } from './promise-all.js';
 import { locationOf } from './context.js';
 import { responsesTypeOf, type SiteAnalysis } from './site.js';
 import { deadGuard, flagTest } from './dead-branches.js';
@@ -159,6 +160,15 @@ export class ResultAnalyzer {
       this.site.share('ternary', parent); // both branches are one unit (G-UNIT)
       return this.promise(parent);
     }
+    if (ts.isArrayLiteralExpression(parent)) {
+      const slot = promiseAllSlot(this.ctx.checker, outer, (e) => this.sameRequest(e, outer));
+      if (slot) {
+        this.site.share('promise-all', slot.array); // the tuple's cast is one (G-UNIT)
+        if (this.site.retypeCasts(slot.awaited, slot.outer, 'result-escapes') === 'escape') return;
+        if (slot.name) this.binding(slot.name, 'completion');
+        return;
+      }
+    }
     if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
       // a stored promise: every later `await p` / `p.then` is a use of it
       if (isExported(this.ctx.checker, parent.name)) return this.site.reason('result-escapes', 'export');
@@ -231,6 +241,15 @@ export class ResultAnalyzer {
       return Boolean(a && a === declarationOf(this.ctx.checker, o));
     }
     return false;
+  }
+
+  /** Another request of this unit: a site call, or a call of the same project function as `request`. */
+  private sameRequest(e: ts.Expression, request: ts.Node): boolean {
+    if (this.isSiteCall(e)) return true;
+    const r = unwrap(request as ts.Expression);
+    if (!ts.isCallExpression(e) || !ts.isCallExpression(r)) return false;
+    const fn = calledFunction(this.ctx.checker, r);
+    return Boolean(fn) && fn === calledFunction(this.ctx.checker, e) && this.returnsFollowed.has(fn!);
   }
 
   /** The local variable declaration an `x = await …` assigns to. */
