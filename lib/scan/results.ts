@@ -116,7 +116,11 @@ export class ResultAnalyzer {
     }
     const fn = useOf(outer) === 'return' ? returningFunction(outer) : undefined;
     if (fn) this.deadReturns.push({ fn, at: node });
-    else this.site.reason('dynamic-stream-flag', `the result is read at ${locationOf(this.ctx, node)}, in a branch the stream flag rules out`);
+    else this.uncheckedDeadRead(node);
+  }
+
+  private uncheckedDeadRead(at: ts.Node): void {
+    this.site.reason('dynamic-stream-flag', `the result is read at ${locationOf(this.ctx, at)}, in a branch the stream flag rules out`);
   }
 
   private finishDeadBranches(): void {
@@ -124,9 +128,7 @@ export class ResultAnalyzer {
       ...this.deadReturns.filter((d) => !this.returnsFollowed.has(d.fn)),
       ...this.deadBranches.filter((d) => !this.liveGuards.has(d.guard)),
     ];
-    for (const d of unchecked) {
-      this.site.reason('dynamic-stream-flag', `the result is read at ${locationOf(this.ctx, d.at)}, in a branch the stream flag rules out`);
-    }
+    for (const d of unchecked) this.uncheckedDeadRead(d.at);
     this.deadReturns.length = 0;
     this.deadBranches.length = 0;
   }
@@ -179,13 +181,8 @@ export class ResultAnalyzer {
     const use = useOf(outer);
     if (use === 'discard') return;
     if (use === 'return') return this.returned(outer, true);
-    const at = locationOf(this.ctx, outer);
-    if (use === 'read') return this.site.reason('result-escapes', `promise: the request promise is read (${at})`);
-    if (use === 'argument' || use === 'console') {
-      const call = outer.parent as ts.CallExpression | ts.NewExpression;
-      return this.site.reason('result-escapes', `argument: the request promise is passed to ${shortText(call.expression, 40)} (${at})`);
-    }
-    this.site.reason('result-escapes', `${use}: the request promise ${ESCAPE_VERBS[use] ?? 'leaves'} (${at})`);
+    if (use === 'read') return this.site.reason('result-escapes', `promise: the request promise is read (${locationOf(this.ctx, outer)})`);
+    this.escaped(use, 'the request promise', outer);
   }
 
   /**
@@ -241,6 +238,13 @@ export class ResultAnalyzer {
       return Boolean(a && a === declarationOf(this.ctx.checker, o));
     }
     return false;
+  }
+
+  /** result-escapes:<use>, saying what left (`what`), how, and where (`outer`). */
+  private escaped(use: Use, what: string, outer: ts.Node): void {
+    const passed = use === 'argument' || use === 'console';
+    const how = passed ? `is passed to ${shortText((outer.parent as ts.CallExpression | ts.NewExpression).expression, 40)}` : ESCAPE_VERBS[use] ?? 'leaves';
+    this.site.reason('result-escapes', `${passed ? 'argument' : use}: ${what} ${how} (${locationOf(this.ctx, outer)})`);
   }
 
   /** Another request of this unit: a site call, or a call of the same project function as `request`. */
@@ -461,14 +465,12 @@ export class ResultAnalyzer {
         return this.site.reason('no-equivalent-result', `reflection on ${describe(chain)}`);
       case 'return':
         if (shape === 'completion' && pathOf(chain).length === 0) return this.returned(outer, false);
-        return this.site.reason('result-escapes', `return: ${describe(chain)} is returned (${locationOf(this.ctx, outer)})`);
-      case 'argument': {
+        return this.escaped(use, describe(chain), outer);
+      case 'argument':
         if (shape === 'completion' && pathOf(chain).length === 0 && this.intoCallee(outer)) return;
-        const call = outer.parent as ts.CallExpression | ts.NewExpression;
-        return this.site.reason('result-escapes', `argument: ${describe(chain)} is passed to ${shortText(call.expression, 40)} (${locationOf(this.ctx, outer)})`);
-      }
+        return this.escaped(use, describe(chain), outer);
       default:
-        this.site.reason('result-escapes', `${use}: ${describe(chain)} ${ESCAPE_VERBS[use] ?? 'leaves'} (${locationOf(this.ctx, outer)})`);
+        this.escaped(use, describe(chain), outer);
     }
   }
 
@@ -597,7 +599,7 @@ export class ResultAnalyzer {
     const use = useOf(node);
     if (use === 'discard' || use === 'read') return;
     if (use === 'console') return this.site.note('O-ESCAPE', 'warn', 'Logged tool calls now log Responses function_call items.');
-    this.site.reason('result-escapes', `${use}: ${describe(chain)} ${ESCAPE_VERBS[use] ?? 'leaves'} (${locationOf(this.ctx, node)})`);
+    this.escaped(use, describe(chain), node);
   }
 
   /** `.map(tc => …)`, `.forEach(…)`, `.find(…)` over tool calls: follow the element parameter. */
@@ -804,7 +806,7 @@ function isLogged(text: ts.Expression): boolean {
 
 /** How the detail of result-escapes:<use> says what happened to the value. */
 const ESCAPE_VERBS: Partial<Record<Use, string>> = {
-  store: 'is stored', spread: 'is spread', assign: 'is assigned', cast: 'is read through a type assertion', export: 'is exported', throw: 'is thrown',
+  return: 'is returned', store: 'is stored', spread: 'is spread', assign: 'is assigned', cast: 'is read through a type assertion', export: 'is exported', throw: 'is thrown',
 };
 
 /** How a value is used by its context, when it is not read further. */
