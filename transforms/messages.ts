@@ -129,7 +129,7 @@ export function convertMessages(ctx: TransformContext, edit: ConvertEdit): void 
   const array = edit.element ? onlyElementBrackets(ctx.text, edit.start, edit.end) : undefined;
   if (array) ctx.editor.replace(array.start, array.end, `${CONVERTER_NAME}([${value}])`);
   else ctx.editor.replace(edit.start, edit.end, edit.element ? `...${CONVERTER_NAME}([${value}])` : `${CONVERTER_NAME}(${value})`);
-  if (!ctx.imports.some((i) => i.name === CONVERTER_NAME && i.module === edit.module)) ctx.imports.push({ name: CONVERTER_NAME, module: edit.module, typeOnly: false });
+  ctx.requireImport({ name: CONVERTER_NAME, module: edit.module, typeOnly: false });
 }
 
 /** `[ e ]` or `[ e, ]` around the range, with nothing but white space between (a comment stays where it is). */
