@@ -291,7 +291,7 @@ export const RULES: readonly RuleInfo[] = [
     },
   },
   {
-    id: 'O-META', summary: "created → created_at; object === 'chat.completion' → 'response'",
+    id: 'O-META', summary: "created → created_at; object === 'chat.completion' → 'response'; 'choices' in r → 'output' in r",
     example: {
       before: "const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });\nif (r.object !== 'chat.completion') throw new Error('unexpected object');\nreturn new Date(r.created * 1000);",
       after: "const r = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false });\nif (r.object !== 'response') throw new Error('unexpected object');\nreturn new Date(r.created_at * 1000);",

@@ -13,6 +13,7 @@ import {
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, isFunctionLike, climbWrappers, startOf, walk,
   isBooleanContext, isEquality, isWriteReference, returnExpressions, shortText, isConsoleCallee, isConsoleArgument, isAccess, isTypeAssertion,
+  isJavaScriptFile,
 } from './ast.js';
 import { declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
@@ -22,6 +23,7 @@ import { promiseAllSlot } from './promise-all.js';
 import { locationOf } from './context.js';
 import { responsesTypeOf, type SiteAnalysis } from './site.js';
 import { deadGuard, flagTest } from './dead-branches.js';
+import { isParamsMessagesValue } from './messages.js';
 
 /** A chain being followed: where it started and what it becomes on the Responses side. */
 interface Chain {
@@ -45,6 +47,20 @@ interface Chain {
    */
   path?: string[];
 }
+
+/**
+ * What a followed promise resolves to: the whole completion, or a part of it that a function
+ * returns whole (`return r.choices[0].message`) and that is the whole response on the Responses
+ * side, with its Chat path for the reasons (W-FOLLOW).
+ */
+interface Part {
+  shape: Shape;
+  path: string[];
+}
+const COMPLETION: Part = { shape: 'completion', path: [] };
+
+/** Parts of a completion whose Responses counterpart is the response itself: a function may return them whole. */
+const RETURNABLE_PARTS: ReadonlySet<Shape> = new Set(['completion', 'choices', 'choice', 'message']);
 
 type Use =
   | 'console' | 'return' | 'argument' | 'store' | 'spread' | 'throw' | 'export' | 'discard' | 'read' | 'assign' | 'cast'
@@ -135,7 +151,7 @@ export class ResultAnalyzer {
 
   // ---- the promise -------------------------------------------------------------------------
 
-  private promise(node: ts.Node): void {
+  private promise(node: ts.Node, part: Part = COMPLETION): void {
     const outer = climbWrappers(node);
     if (this.site.retypeCasts(node, outer, 'result-escapes') === 'escape') return;
     const parent = outer.parent;
@@ -144,30 +160,30 @@ export class ResultAnalyzer {
       if (target) {
         // `r = await …` on a local `let r`: the reads of r are this site's reads too (O-BIND)
         this.site.share('result', target);
-        return this.binding(target.name as ts.Identifier, 'completion');
+        return this.binding(target.name as ts.Identifier, part.shape, undefined, [], part.path);
       }
-      return this.value(parent, 'completion', { root: parent, accessed: [], links: [], rootOptional: false });
+      return this.value(parent, part.shape, { root: parent, accessed: [], links: [], rootOptional: false, path: part.path });
     }
     if (ts.isPropertyAccessExpression(parent) && parent.expression === outer) {
       const method = parent.name.text;
       const call = parent.parent;
       if (!ts.isCallExpression(call) || call.expression !== parent) return this.site.reason('not-supported-yet', `.${method} on the request promise`);
-      if (method === 'then') return this.then(call);
-      if (method === 'catch' || method === 'finally') return this.promise(call);
+      if (method === 'then') return this.then(call, part);
+      if (method === 'catch' || method === 'finally') return this.promise(call, part);
       if (method === 'withResponse') return this.withResponse(call);
       if (method === 'asResponse') return this.asResponse(call);
       return this.site.reason('not-supported-yet', `.${method}() on the request promise`);
     }
     if (ts.isConditionalExpression(parent) && parent.condition !== outer) {
       this.site.share('ternary', parent); // both branches are one unit (G-UNIT)
-      return this.promise(parent);
+      return this.promise(parent, part);
     }
     if (ts.isArrayLiteralExpression(parent)) {
       const slot = promiseAllSlot(this.ctx.checker, outer, (e) => this.sameRequest(e, outer));
       if (slot) {
         this.site.share('promise-all', slot.array); // the tuple's cast is one (G-UNIT)
         if (this.site.retypeCasts(slot.awaited, slot.outer, 'result-escapes') === 'escape') return;
-        if (slot.name) this.binding(slot.name, 'completion');
+        if (slot.name) this.binding(slot.name, part.shape, undefined, [], part.path);
         return;
       }
     }
@@ -175,12 +191,12 @@ export class ResultAnalyzer {
       // a stored promise: every later `await p` / `p.then` is a use of it
       if (isExported(this.ctx.checker, parent.name)) return this.site.reason('result-escapes', 'export');
       this.site.share('result', parent);
-      for (const ref of referencesOf(this.ctx.checker, parent.name)) this.promise(ref);
+      for (const ref of referencesOf(this.ctx.checker, parent.name)) this.promise(ref, part);
       return;
     }
     const use = useOf(outer);
     if (use === 'discard') return;
-    if (use === 'return') return this.returned(outer, true);
+    if (use === 'return') return this.returned(outer, true, part);
     if (use === 'read') return this.site.reason('result-escapes', `promise: the request promise is read (${locationOf(this.ctx, outer)})`);
     this.escaped(use, 'the request promise', outer);
   }
@@ -188,25 +204,28 @@ export class ResultAnalyzer {
   /**
    * W-FOLLOW: the completion (or its promise) is returned from a function: every call of that
    * function is a use of this result, wherever it is in the project. The function's other returns
-   * must give the same unit's value, and its return type is retyped with it.
+   * must give the same unit's value, and its return type is retyped with it. A part of the result
+   * returned whole (`return r.choices[0].message`, rewritten `return r`) is followed the same way,
+   * its callers reading that part; its function's other returns must be that very expression, and
+   * a declared return type other than `any` stops it (the type names the part, not the response).
    */
-  private returned(outer: ts.Node, isPromise: boolean): void {
+  private returned(outer: ts.Node, isPromise: boolean, part: Part = COMPLETION): void {
     const fn = returningFunction(outer);
     if (!fn) return this.site.reason('result-escapes', 'return');
     if (this.returnsFollowed.has(fn)) return;
     this.returnsFollowed.add(fn);
     if (this.hops >= MAX_HOPS) return this.site.reason('result-escapes', `return: more than ${MAX_HOPS} functions deep (${locationOf(this.ctx, fn)})`);
-    const other = returnExpressions(fn).find((r) => !this.sameReturnedValue(r, outer));
+    const other = returnExpressions(fn).find((r) => part.shape === 'completion' ? !this.sameReturnedValue(r, outer) : climbWrappers(r) !== outer && r !== outer);
     if (other) return this.site.reason('result-escapes', `return: the function also returns ${shortText(other, 40)} (${locationOf(this.ctx, other)})`);
     const callers = callersOf(fn, this.ctx, this.ctx.callerSearch);
     if ('stop' in callers) return this.site.reason('result-escapes', `return: ${callers.stop}`);
     this.site.share('returns', fn);
-    if (fn.type && this.retypeAnnotation(fn.type) === 'escape') return;
+    if (this.annotationEscapes(fn.type, part)) return;
     const yieldsPromise = isPromise || Boolean(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Async);
     this.hops++;
     for (const call of callers.calls) {
-      if (yieldsPromise) this.promise(call);
-      else this.value(call, 'completion', { root: call, accessed: [], links: [], rootOptional: false });
+      if (yieldsPromise) this.promise(call, part);
+      else this.value(call, part.shape, { root: call, accessed: [], links: [], rootOptional: false, path: part.path });
     }
     this.hops--;
   }
@@ -220,6 +239,12 @@ export class ResultAnalyzer {
     const fed = feedParameter(this.ctx, this.site, outer, this.paramsFollowed, this.hops);
     if (!fed || fed === 'done') return Boolean(fed);
     if (fed.type && this.retypeAnnotation(fed.type) === 'escape') return true;
+    // `isStream(r: ChatCompletion | AsyncIterable<ChatCompletionChunk>): r is AsyncIterable<ChatCompletionChunk>`:
+    // the predicate narrows the retyped parameter, so it is retyped with it (a predicate that is
+    // not a subtype of its parameter's type does not compile)
+    const fn = fed.parent;
+    if (ts.isIdentifier(fed.name) && fn.type && ts.isTypePredicateNode(fn.type) && ts.isIdentifier(fn.type.parameterName) &&
+      fn.type.parameterName.text === fed.name.text && this.retypeAnnotation(fn.type.type) === 'escape') return true;
     this.hops++;
     this.binding(fed.name, 'completion');
     this.hops--;
@@ -267,13 +292,13 @@ export class ResultAnalyzer {
     return decl && ts.isVariableDeclaration(decl) && ts.isIdentifier(decl.name) ? decl : undefined;
   }
 
-  private then(call: ts.CallExpression): void {
+  private then(call: ts.CallExpression, part: Part): void {
     const cb = call.arguments[0] && unwrap(call.arguments[0]);
     if (cb && (ts.isArrowFunction(cb) || ts.isFunctionExpression(cb))) {
       const param = cb.parameters[0];
       if (param && ts.isIdentifier(param.name)) {
-        this.retypeAnnotation(param.type);
-        this.binding(param.name, 'completion');
+        if (this.annotationEscapes(param.type, part)) return;
+        this.binding(param.name, part.shape, undefined, [], part.path);
       } else if (param) this.site.reason('not-supported-yet', 'a destructured .then() parameter');
     } else if (cb) {
       this.site.reason('result-escapes', 'argument');
@@ -462,9 +487,11 @@ export class ResultAnalyzer {
         this.site.note('O-ESCAPE', 'warn', 'A logged Chat result now logs the Responses shape.');
         return;
       case 'reflect':
+        if (shape === 'completion' && chain.links.length === 0 && this.sameReflection(outer)) return;
         return this.site.reason('no-equivalent-result', `reflection on ${describe(chain)}`);
       case 'return':
-        if (shape === 'completion' && pathOf(chain).length === 0) return this.returned(outer, false);
+        // the Responses value is the response itself: `return completion`, `return r.choices[0].message` → `return r`
+        if (RETURNABLE_PARTS.has(shape) && chain.links.length === 0) return this.returned(outer, false, { shape, path: pathOf(chain) });
         return this.escaped(use, describe(chain), outer);
       case 'argument':
         if (shape === 'completion' && pathOf(chain).length === 0 && this.intoCallee(outer)) return;
@@ -475,9 +502,7 @@ export class ResultAnalyzer {
   }
 
   private alias(decl: ts.VariableDeclaration, shape: Shape, chain: Chain): void {
-    if (decl.type) {
-      if (this.retypeAnnotation(decl.type) === 'escape') return;
-    }
+    if (this.annotationEscapes(decl.type, { shape, path: pathOf(chain) })) return;
     if (ts.isIdentifier(decl.name)) {
       if (shape === 'completion') this.site.share('result', decl);
       return this.binding(decl.name, shape, undefined, [], pathOf(chain));
@@ -546,6 +571,21 @@ export class ResultAnalyzer {
     return ts.isTypeReferenceNode(type) && !type.typeArguments?.length && Boolean(responsesTypeOf(type)?.to);
   }
 
+  /**
+   * H-TYPES on the annotation of a followed value of `part`. A choice or a message becomes the whole
+   * response, which no type written for the part describes (`ChatCompletion.Choice`, `{ content:
+   * string }`): only `any` (or `Promise<any>`) lets it through; any other annotation is
+   * result-escapes:type, saying where.
+   */
+  private annotationEscapes(type: ts.TypeNode | undefined, part: Part): boolean {
+    if (!type) return false;
+    if (part.shape === 'completion' || !RETURNABLE_PARTS.has(part.shape)) return this.retypeAnnotation(type) === 'escape';
+    if (isAnyType(type)) return false;
+    const what = describe({ root: type, accessed: [], links: [], rootOptional: false, path: part.path });
+    this.site.reason('result-escapes', `type: ${what} is declared ${shortText(type, 40)}, which the response it becomes does not fit (${locationOf(this.ctx, type)})`);
+    return true;
+  }
+
   /** H-TYPES on an annotation of a followed value; Chat types without an equivalent escape (result-escapes:type). */
   private retypeAnnotation(type: ts.TypeNode | undefined): 'ok' | 'escape' {
     return this.site.retypeAnnotation(type, 'result-escapes');
@@ -560,14 +600,94 @@ export class ResultAnalyzer {
     this.site.edit({ op: 'chain', rule: ruleOf(shape), ...this.site.range(end), rootStart: root.start, rootEnd: root.end, tail: chain.links, rootText: chain.rootText });
   }
 
-  /** `history.push(x)` where history is a local message array this site sends. */
+  /**
+   * O-META: `key in completion` that gives the same answer for the response. `'choices' in r`
+   * (true of every completion, and the test that tells it from a stream) becomes `'output' in r`,
+   * true of every response, which narrows the same union; `Symbol.asyncIterator in r` stays false
+   * on both sides: neither is a stream.
+   */
+  private sameReflection(outer: ts.Node): boolean {
+    const parent = outer.parent;
+    if (!ts.isBinaryExpression(parent) || parent.operatorToken.kind !== ts.SyntaxKind.InKeyword || parent.right !== outer) return false;
+    const key = unwrap(parent.left);
+    if (stringValue(key) === 'choices') {
+      this.site.edit({ op: 'replace', rule: 'O-META', ...this.site.range(key), text: "'output'" });
+      return true;
+    }
+    return ts.isPropertyAccessExpression(key) && ts.isIdentifier(key.expression) && key.expression.text === 'Symbol' &&
+      ['asyncIterator', 'iterator'].includes(key.name.text) && this.isGlobalSymbol(key.expression);
+  }
+
+  private isGlobalSymbol(id: ts.Identifier): boolean {
+    const decl = this.ctx.checker.getSymbolAtLocation(id)?.declarations?.[0];
+    return !decl || decl.getSourceFile().hasNoDefaultLib || /[\\/]typescript[\\/]lib[\\/]/.test(decl.getSourceFile().fileName);
+  }
+
+  /**
+   * `history.push(x)` where history is a local message array this site sends, or one another call
+   * site sends (`newThread.push(first.choices[0].message)` before `create({ messages: newThread })`):
+   * that site judges the array as its own history (V-PUSH), and the two migrate together (G-UNIT).
+   */
   private isHistoryPush(outer: ts.Node): boolean {
     const call = outer.parent;
     if (!ts.isCallExpression(call) || !call.arguments.includes(outer as ts.Expression)) return false;
     const callee = call.expression;
     if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'push' || !ts.isIdentifier(callee.expression)) return false;
     const decl = declarationOf(this.ctx.checker, callee.expression);
-    return Boolean(decl && this.site.histories.has(decl));
+    if (!decl) return false;
+    if (this.site.histories.has(decl)) return true;
+    if (this.isConvertedHistory(decl)) return true;
+    if (!this.isSiteHistory(decl)) return false;
+    this.site.share('messages', decl);
+    return true;
+  }
+
+  /**
+   * A local array literal whose only consumer is this site's run-time converter: every use pushes
+   * into it, reads its length, logs it, or passes it to a project function whose parameter this
+   * site converts wherever it reads it (`newMessage(history, m)` → `input: [...toResponsesInput(history), …]`).
+   * The converter keeps Responses items as they are (M-CONTENT-UNTYPED), so output items replayed
+   * into it reach the next request unchanged, and nothing else ever reads them.
+   */
+  private isConvertedHistory(decl: ts.Node): boolean {
+    if (!ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer || !ts.isArrayLiteralExpression(unwrap(decl.initializer))) return false;
+    if (isExported(this.ctx.checker, decl.name)) return false;
+    // in TypeScript the array's type must take the replayed items: only `any[]` does (a Chat type
+    // or the type inferred from the literal would not compile)
+    if (!isJavaScriptFile(decl.getSourceFile()) && !(decl.type && isAnyArrayType(decl.type))) return false;
+    const converted = this.site.edits.filter((e) => e.op === 'convert-messages');
+    if (!converted.length) return false;
+    const isConverted = (ref: ts.Node): boolean => {
+      const at = this.site.range(ref);
+      return converted.some((e) => e.file === at.file && e.start <= at.start && at.end <= e.end);
+    };
+    return referencesOf(this.ctx.checker, decl.name).every((ref) => {
+      const use = climbWrappers(ref);
+      const parent = use.parent;
+      if (ts.isPropertyAccessExpression(parent) && parent.expression === use) {
+        if (parent.name.text === 'length') return true;
+        return (parent.name.text === 'push' || parent.name.text === 'unshift') && ts.isCallExpression(parent.parent) && parent.parent.expression === parent;
+      }
+      if (isConsoleArgument(use)) return true;
+      if (!ts.isCallExpression(parent) || !parent.arguments.includes(use as ts.Expression)) return false;
+      const fn = calledFunction(this.ctx.checker, parent);
+      const param = fn?.parameters[parent.arguments.indexOf(use as ts.Expression)];
+      if (!param || !ts.isIdentifier(param.name) || param.dotDotDotToken) return false;
+      const reads = referencesOf(this.ctx.checker, param.name);
+      return reads.length > 0 && reads.every((r) => !isWriteReference(r) && isConverted(r));
+    });
+  }
+
+  /** A local array literal that some call site sends as its `messages`. */
+  private isSiteHistory(decl: ts.Node): boolean {
+    if (!ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer || !ts.isArrayLiteralExpression(unwrap(decl.initializer))) return false;
+    if (isExported(this.ctx.checker, decl.name)) return false;
+    return referencesOf(this.ctx.checker, decl.name).some((ref) => {
+      const use = climbWrappers(ref);
+      if (!isParamsMessagesValue(use)) return false;
+      const params = use.parent.parent;
+      return ts.isObjectLiteralExpression(params) && ts.isCallExpression(params.parent) && params.parent.arguments[0] === params && this.isSiteCall(params.parent);
+    });
   }
 
   /** O-TOOLCALLS: the function_call items, iterated, counted, aliased or tested. */
@@ -721,6 +841,19 @@ export class ResultAnalyzer {
 }
 
 // ---- helpers -------------------------------------------------------------------------------
+
+/** `any[]` or `Array<any>`. */
+function isAnyArrayType(type: ts.TypeNode): boolean {
+  if (ts.isArrayTypeNode(type)) return type.elementType.kind === ts.SyntaxKind.AnyKeyword;
+  return ts.isTypeReferenceNode(type) && ts.isIdentifier(type.typeName) && type.typeName.text === 'Array' && type.typeArguments?.[0]?.kind === ts.SyntaxKind.AnyKeyword;
+}
+
+/** `any`, or `Promise<any>`: an annotation that holds a response as well as any part of a completion. */
+function isAnyType(type: ts.TypeNode): boolean {
+  if (type.kind === ts.SyntaxKind.AnyKeyword) return true;
+  return ts.isTypeReferenceNode(type) && ts.isIdentifier(type.typeName) && type.typeName.text === 'Promise' &&
+    type.typeArguments?.length === 1 && type.typeArguments[0].kind === ts.SyntaxKind.AnyKeyword;
+}
 
 /** Climb `!` and parentheses, recording a kept `!` on the last Responses link. */
 function climbNonNull(node: ts.Node, chain: Chain): ts.Node {
