@@ -724,8 +724,8 @@ type Reflective = 'has-own' | 'has-own-call' | 'has-own-static' | 'in' | 'keys' 
 /**
  * A reflective read of the whole result (issue 11: real provider classes test `hasOwnProperty`
  * before reading `choices`). Its answer changes with the shape, so the site is manual: a method the
- * result table does not know is `no-equivalent-result:<name>` (O-NOEQUIV), `in`, `for…in` and
- * `instanceof` are `no-equivalent-result:reflection on result`, and the result handed to a function
+ * result table does not know is `no-equivalent-result:<name>` (O-NOEQUIV), `in` (but for
+ * `'choices' in r`, O-META), `for…in` and `instanceof` are `no-equivalent-result:reflection on result`, and the result handed to a function
  * (`Object.keys(r)`, `Object.prototype.hasOwnProperty.call(r, …)`) escapes (O-ESCAPE, `argument`).
  */
 function reflectiveRead(ctx: Ctx, w: Writer, v: string): void {
@@ -735,7 +735,8 @@ function reflectiveRead(ctx: Ctx, w: Writer, v: string): void {
     ['has-own', 3], ['has-own-call', 1.5], ['has-own-static', 0.7], ['in', 2], ['keys', 1], ['for-in', 0.7], ['instanceof', 0.7],
   ]);
   shape(ctx, `reflect:${form}`);
-  const key = s(x.weighted([['choices', 4], ['usage', 1], ['id', 1]]));
+  const rawKey = x.weighted([['choices', 4], ['usage', 1], ['id', 1]]);
+  const key = s(rawKey);
   const fail = (test: string) => {
     if (x.bool(0.6)) w.stmt(`if (${test}) throw new Error(${s('unexpected response')})`);
     else w.stmt(`if (${test}) console.warn(${s('unexpected response')})`);
@@ -754,7 +755,8 @@ function reflectiveRead(ctx: Ctx, w: Writer, v: string): void {
       fail(`!Object.hasOwn(${v}, ${key})`);
       break;
     case 'in':
-      force(ctx, 'no-equivalent-result:reflection on result');
+      // `'choices' in r` is true of every completion: it becomes `'output' in r` (O-META)
+      if (rawKey !== 'choices') force(ctx, 'no-equivalent-result:reflection on result');
       fail(`!(${key} in ${v})`);
       break;
     case 'keys':
@@ -2064,7 +2066,7 @@ function fref(fc: FollowCtx, into: FollowModule, from: FollowModule, name: strin
   return name;
 }
 
-function ftype(fc: FollowCtx, m: FollowModule, name: 'ChatCompletion' | 'ChatCompletionChunk' | 'Stream'): string {
+function ftype(fc: FollowCtx, m: FollowModule, name: 'ChatCompletion' | 'ChatCompletionChunk' | 'ChatCompletionMessage' | 'Stream'): string {
   if (!fc.ts) return '';
   const spec = name === 'Stream' ? 'openai/streaming' : CHAT_TYPES;
   if (!m.types.has(spec)) m.types.set(spec, new Set());
@@ -2118,19 +2120,19 @@ type CallerAt = 'same-module' | 'named-import' | 'namespace-import' | 'require';
 type CallerRead = 'direct' | 'destructure' | 'then';
 
 /** A caller module for a function of `ai`: the same module or another one. */
-function callerModule(fc: FollowCtx, ai: FollowModule): { m: FollowModule; at: CallerAt } {
+function callerModule(fc: FollowCtx, ai: FollowModule, elsewhere = false): { m: FollowModule; at: CallerAt } {
   const at = fc.f.weighted<CallerAt>(fc.ts
-    ? [['same-module', 2], ['named-import', 3], ['namespace-import', 1.5]]
-    : [['same-module', 2], ['require', 3]]);
+    ? [['same-module', elsewhere ? 0 : 2], ['named-import', 3], ['namespace-import', 1.5]]
+    : [['same-module', elsewhere ? 0 : 2], ['require', 3]]);
   const m = at === 'same-module' ? ai : fmodule(fc, fc.f.pick(['routes', 'summary', 'jobs']));
   return { m, at };
 }
 
 /** A caller of `target` (a function returning the completion or its promise) that reads the content. */
-function completionCaller(fc: FollowCtx, ai: FollowModule, target: string, edge?: 'third-party'): FollowModule {
+function completionCaller(fc: FollowCtx, ai: FollowModule, target: string, edge?: 'third-party', elsewhere = false): FollowModule {
   const f = fc.f;
   const s = (t: string) => fc.p.str(t);
-  const { m, at } = callerModule(fc, ai);
+  const { m, at } = callerModule(fc, ai, elsewhere);
   const read = edge ? 'direct' : f.weighted<CallerRead>([['direct', 3], ['destructure', 2], ['then', 2]]);
   fc.shapes.add(`follow:caller-${at}`);
   fc.shapes.add(`follow:caller-read-${read}`);
@@ -2207,7 +2209,8 @@ function followReturn(fc: FollowCtx, ai: FollowModule, edge?: 'used-as-value' | 
   }
   const callers = edge === 'third-party' ? 1 : f.weighted([[1, 3], [2, 3], [3, 1]]);
   const group: FollowModule[] = [];
-  for (let i = 0; i < callers; i++) group.push(completionCaller(fc, holder, target, edge === 'third-party' ? edge : undefined));
+  // a published package's function is its API only when exported: its first caller imports it
+  for (let i = 0; i < callers; i++) group.push(completionCaller(fc, holder, target, edge === 'third-party' ? edge : undefined, edge === 'published' && i === 0));
   if (edge === 'third-party') fexpect(fc, ai, name, { status: 'manual', reasons: ['result-escapes'] });
   else if (edge === 'published') {
     // W-EDGE: the package is published: its exported function's callers live elsewhere
@@ -2372,6 +2375,58 @@ function followStreamFlag(fc: FollowCtx, ai: FollowModule): void {
   fexpect(fc, ai, name, { status: 'migrated' }, group);
 }
 
+/**
+ * 5 / edge: a part of the completion returned whole (corpus: edu-genius returns `choices`,
+ * koldovsky the message): `return r.choices[0].message` becomes `return r`, and every caller
+ * reading that part migrates with it. Declared `Promise<any>` it still migrates; a type naming the
+ * part (`Promise<ChatCompletionMessage>`), or a caller that hands the part on, keeps it listed.
+ */
+function followReturnedPart(fc: FollowCtx, ai: FollowModule): void {
+  const f = fc.f;
+  const s = (t: string) => fc.p.str(t);
+  const k = fc.n++;
+  const name = `part${k}`;
+  const part = f.pick(['message', 'choice', 'choices'] as const);
+  const typed = !fc.ts ? 'none' : f.weighted<'none' | 'any' | 'part'>(part === 'message' ? [['none', 3], ['any', 2], ['part', 1]] : [['none', 3], ['any', 2]]);
+  const edge = f.bool(0.15);
+  fc.shapes.add(`follow:returned-${part}`);
+  fc.shapes.add(`follow:returned-part-typed-${typed}`);
+  const ret = typed === 'any' ? 'Promise<any>' : typed === 'part' ? `Promise<${ftype(fc, ai, 'ChatCompletionMessage')}>` : undefined;
+  const expr = part === 'message' ? 'r.choices[0].message' : part === 'choice' ? 'r.choices[0]' : 'r.choices';
+  ffunction(fc, ai, { name, params: [['q', 'string']], ret }, (w) => {
+    w.stmt(`const r = await ${fcall(fc, ai, w)}`);
+    w.stmt(`return ${expr}`);
+  });
+  // the content, read from what the caller received
+  const content = (v: string) => (part === 'message' ? `${v}.content` : part === 'choice' ? `${v}.message.content` : `${v}[0].message.content`);
+  const group: FollowModule[] = [];
+  const callers = f.weighted([[1, 3], [2, 2]]);
+  for (let i = 0; i < callers; i++) {
+    const { m, at } = callerModule(fc, ai);
+    fc.shapes.add(`follow:caller-${at}`);
+    const callee = fref(fc, m, ai, name, at === 'namespace-import');
+    const destructure = part === 'choices' && !(edge && i === 0) && f.bool(0.5);
+    if (destructure) fc.shapes.add('follow:returned-choices-destructured');
+    ffunction(fc, m, { name: `read${fc.n++}`, params: [['q', 'string']], ret: f.bool(0.5) ? 'Promise<string>' : undefined, exported: true }, (w) => {
+      if (destructure) {
+        w.stmt(`const [first] = await ${callee}(q)`);
+        w.stmt(`return first.message.content ?? ${s('')}`);
+        return;
+      }
+      w.stmt(`const got = await ${callee}(q)`);
+      if (edge && i === 0) {
+        // W-EDGE: the part handed to a function out of the project
+        fc.shapes.add('follow:returned-part-edge-third-party');
+        w.stmt('console.log(JSON.stringify(got).length)');
+      }
+      w.stmt(`return ${content('got')} ?? ${s('')}`);
+    });
+    group.push(m);
+  }
+  if (typed === 'part' || edge) fexpect(fc, ai, name, { status: 'manual', reasons: ['result-escapes'] });
+  else fexpect(fc, ai, name, { status: 'migrated' }, group);
+}
+
 function followProgram(f: Rng, st: Style, p: Printer): GeneratedProgram {
   const ts = f.bool(0.8);
   const fc: FollowCtx = { f, st, p, ts, ext: ts ? 'ts' : 'cjs', modules: new Map(), expected: [], shapes: new Set(), sites: 0, n: 0 };
@@ -2385,10 +2440,11 @@ function followProgram(f: Rng, st: Style, p: Printer): GeneratedProgram {
   } else {
     const count = f.weighted([[1, 3], [2, 2]]);
     for (let i = 0; i < count; i++) {
-      const kind = f.weighted<'return' | 'helper' | 'stream' | 'stream-flag' | 'used-as-value' | 'third-party'>([
-        ['return', 4], ['helper', 3], ['stream', 3], ['stream-flag', 2], ['used-as-value', 1], ['third-party', 1],
+      const kind = f.weighted<'return' | 'helper' | 'stream' | 'stream-flag' | 'returned-part' | 'used-as-value' | 'third-party'>([
+        ['return', 4], ['helper', 3], ['stream', 3], ['stream-flag', 2], ['returned-part', 2], ['used-as-value', 1], ['third-party', 1],
       ]);
       if (kind === 'return') followReturn(fc, ai);
+      else if (kind === 'returned-part') followReturnedPart(fc, ai);
       else if (kind === 'stream-flag') followStreamFlag(fc, ai);
       else if (kind === 'helper') followHelper(fc, ai);
       else if (kind === 'stream') followStream(fc, ai);
