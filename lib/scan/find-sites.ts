@@ -9,6 +9,7 @@ import {
   ts, unwrap, accessName, accessNameNode, isAccess, propertyNameText, walk, startOf, isFunctionLike, returnExpressions, climbWrappers, shortText,
 } from './ast.js';
 import { aliasTarget, bindingOfExpression, declarationOf, sdkClassOf, type BindingScope } from './bindings.js';
+import { requiredExports } from './commonjs.js';
 import { httpCall, type HttpSite } from './http.js';
 
 export const SDK_METHODS = new Set(['create', 'parse', 'stream', 'runTools', 'runFunctions']);
@@ -359,12 +360,29 @@ function isV3Client(e: ts.Expression, scope: BindingScope, depth: number): boole
   if (depth > 6) return false;
   if (ts.isNewExpression(e)) return sdkClassOf(bindingOfExpression(scope, e.expression)) === 'v3';
   if (ts.isAwaitExpression(e)) return isV3Client(unwrap(e.expression), scope, depth + 1);
+  // `require('./client')`: what that CommonJS module exports (`module.exports = new OpenAIApi(…)`)
+  const required = requiredExports(scope, e, undefined);
+  if (required) return required.some((v) => isV3Client(unwrap(v), scope, depth + 1));
   // a factory: `function getApi() { return new OpenAIApi(…) }`
   if (ts.isCallExpression(e)) return functionsCalled(scope.checker, e).some((fn) => returnExpressions(fn).some((r) => isV3Client(unwrap(r), scope, depth + 1)));
   if (ts.isIdentifier(e)) {
-    const decl = declarationOf(scope.checker, e);
+    let decl = declarationOf(scope.checker, e);
+    // `import { openai } from './lib/openai'`: the client another module builds (corpus: zipzop-api, apiBump)
+    if (decl && (ts.isImportSpecifier(decl) || ts.isImportClause(decl) || ts.isExportSpecifier(decl))) decl = aliasTarget(scope.checker, decl) ?? decl;
+    if (decl && ts.isExportAssignment(decl)) return isV3Client(unwrap(decl.expression), scope, depth + 1);
+    // `const { openai } = require('./client')`
+    if (decl && ts.isBindingElement(decl) && ts.isObjectBindingPattern(decl.parent) && ts.isVariableDeclaration(decl.parent.parent) && decl.parent.parent.initializer) {
+      const key = propertyNameText(decl.propertyName ?? (ts.isIdentifier(decl.name) ? decl.name : undefined));
+      const values = key ? requiredExports(scope, decl.parent.parent.initializer, key) : undefined;
+      return Boolean(values?.some((v) => isV3Client(unwrap(v), scope, depth + 1)));
+    }
     if (decl && ts.isVariableDeclaration(decl) && decl.initializer) return isV3Client(unwrap(decl.initializer), scope, depth + 1);
     if (decl && ts.isParameter(decl) && decl.type) return /\bOpenAIApi\b/.test(decl.type.getText());
+  }
+  // `require('./client').openai`
+  if (ts.isPropertyAccessExpression(e)) {
+    const values = requiredExports(scope, e.expression, e.name.text);
+    if (values) return values.some((v) => isV3Client(unwrap(v), scope, depth + 1));
   }
   if (ts.isPropertyAccessExpression(e) && e.expression.kind === ts.SyntaxKind.ThisKeyword) {
     // this.openai = new OpenAIApi(…) somewhere in the class

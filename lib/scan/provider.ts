@@ -17,6 +17,7 @@ import { isMockPackage, isOtherSdk } from '../rules/other-sdks.js';
 import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf } from './bindings.js';
 import { type ScanContext, locationOf, resolveClass, isProjectFile } from './context.js';
 import { holderOf, invocationsOf, type Invocation } from './injected.js';
+import { requiredExports } from './commonjs.js';
 
 export type { ReasonRef };
 
@@ -410,19 +411,11 @@ export class ProviderResolver {
    * `module.exports = …` / `exports.client = …` assigns.
    */
   private commonJsExport(expr: ts.Expression): ts.Expression[] | undefined {
-    let call: ts.Expression = expr;
-    let member: string | undefined;
-    if ((ts.isPropertyAccessExpression(expr) || ts.isElementAccessExpression(expr))) {
-      member = ts.isPropertyAccessExpression(expr) ? expr.name.text : stringValue(expr.argumentExpression);
-      call = unwrap(expr.expression);
+    if (ts.isPropertyAccessExpression(expr) || ts.isElementAccessExpression(expr)) {
+      const member = ts.isPropertyAccessExpression(expr) ? expr.name.text : stringValue(expr.argumentExpression);
+      return requiredExports(this.ctx, expr.expression, member);
     }
-    if (!ts.isCallExpression(call) || !ts.isIdentifier(call.expression) || call.expression.text !== 'require') return undefined;
-    const spec = stringValue(call.arguments[0]);
-    if (!spec || this.ctx.resolve(spec, call.getSourceFile().fileName).kind !== 'project') return undefined;
-    const module = this.ctx.checker.getSymbolAtLocation(call.arguments[0]);
-    const sf = module?.valueDeclaration && ts.isSourceFile(module.valueDeclaration) ? module.valueDeclaration : undefined;
-    if (!sf) return undefined;
-    return commonJsAssignments(sf, member);
+    return requiredExports(this.ctx, expr, undefined);
   }
 
   // ---- names ---------------------------------------------------------------------------------
@@ -955,29 +948,6 @@ function moduleTextOf(decl: ts.Node): string | undefined {
   if (!current) return undefined;
   if (ts.isImportEqualsDeclaration(current)) return ts.isExternalModuleReference(current.moduleReference) ? stringValue(current.moduleReference.expression) : undefined;
   return current.moduleSpecifier ? stringValue(current.moduleSpecifier) : undefined;
-}
-
-/** Right-hand sides of `module.exports = X`, `module.exports.name = X`, `exports.name = X`, and `{ name: X }` objects. */
-function commonJsAssignments(sf: ts.SourceFile, member: string | undefined): ts.Expression[] {
-  const out: ts.Expression[] = [];
-  for (const statement of sf.statements) {
-    if (!ts.isExpressionStatement(statement) || !ts.isBinaryExpression(statement.expression)) continue;
-    const { left, right, operatorToken } = statement.expression;
-    if (operatorToken.kind !== ts.SyntaxKind.EqualsToken) continue;
-    const target = left.getText().replace(/\s+/g, '');
-    if (target === 'module.exports') {
-      const value = unwrap(right);
-      if (member === undefined) out.push(right);
-      else if (ts.isObjectLiteralExpression(value)) {
-        const p = value.properties.find((x) => propertyNameText(x.name) === member);
-        const v = propertyValue(p);
-        if (v) out.push(v);
-      }
-    } else if (member !== undefined && (target === `module.exports.${member}` || target === `exports.${member}`)) {
-      out.push(right);
-    }
-  }
-  return out;
 }
 
 function injectedOrigin(cls: 'openai' | 'azure' | 'foreign', evidence: string): Origin {
