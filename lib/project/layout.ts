@@ -142,7 +142,7 @@ export class ProjectLayout {
         readDirectory: () => [],
       };
       const parsed = ts.parseJsonConfigFileContent(json.config, host, path.dirname(file), undefined, file);
-      config.options = parsed.options;
+      config.options = withSvelteKitAlias(parsed.options, json.config as { extends?: unknown }, path.dirname(file));
       for (const ref of parsed.projectReferences ?? []) {
         const refFile = isFile(ref.path) ? ref.path : path.join(ref.path, 'tsconfig.json');
         if (!seen.has(refFile) && isFile(refFile)) config.references.push(this.readConfig(refFile, seen));
@@ -335,4 +335,23 @@ function isDirectory(dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * SvelteKit writes `.svelte-kit/tsconfig.json`, which the project's tsconfig extends and which
+ * holds the `$lib` alias, at build time: a checkout has no such file (corpus: dalle2client's
+ * `import { openai } from '$lib/util/openai.js'` was unresolved). When the extended file is
+ * missing, `$lib` resolves as the generated file would map it by default: to src/lib beside the
+ * config. Aliases set in svelte.config.js are not read (it is code).
+ */
+function withSvelteKitAlias(options: ts.CompilerOptions, json: { extends?: unknown }, dir: string): ts.CompilerOptions {
+  const extended = typeof json.extends === 'string' ? [json.extends] : Array.isArray(json.extends) ? json.extends.filter((e): e is string => typeof e === 'string') : [];
+  const kit = extended.find((e) => /(^|[\\/])\.svelte-kit[\\/]tsconfig\.json$/.test(e));
+  if (!kit || isFile(path.resolve(dir, kit)) || options.paths?.['$lib']) return options;
+  return {
+    ...options,
+    paths: { ...options.paths, $lib: ['./src/lib'], '$lib/*': ['./src/lib/*'] },
+    // where relative `paths` entries start when there is no baseUrl (the compiler's own key)
+    pathsBasePath: (options as { pathsBasePath?: string }).pathsBasePath ?? dir,
+  } as ts.CompilerOptions;
 }
