@@ -16,7 +16,10 @@
  * is called, an endpoint URL that reaches a call that could send it) and that no reported site
  * covers is `unexplained`, whatever its receiver looks like. Only the shapes listed here explain
  * an occurrence. Data flow is followed inside the file only (variables, `this.x` fields, one
- * function return), by name, a few hops deep.
+ * function return), by name, a few hops deep; one exception: a receiver imported from a relative
+ * module (or from SvelteKit's `$lib`, src/lib by default) is followed into that module when it
+ * exports a const the module builds with `new X(…)` (`export const groq = new Groq(…)` in
+ * lib/groq.ts), and no further.
  */
 import ts from 'typescript';
 import { isOtherSdk, packageName } from '../../lib/rules/other-sdks.js';
@@ -75,6 +78,8 @@ export interface FileInput {
   repoHasV3Client: boolean;
   /** the names of the repository's own packages (its workspaces), openai excluded */
   ownPackages?: ReadonlySet<string>;
+  /** the text of the project file a relative specifier written in `file` names, when there is one */
+  readRelative?: (fromFile: string, specifier: string) => { file: string; text: string } | undefined;
 }
 
 export interface SiteCheck {
@@ -379,6 +384,34 @@ function moduleOfName(sf: ts.SourceFile, e: ts.Node): string | undefined {
   return undefined;
 }
 
+/** Set by classifyFile: how to read a relative module of the file being classified. */
+let readRelative: FileInput['readRelative'];
+
+/**
+ * The package whose class constructs the const a relative module exports under the imported name
+ * (`import { groq } from '../lib/groq'`, there `export const groq = new Groq(…)` with Groq from
+ * 'groq-sdk'), or the specifier itself when that cannot be read so plainly.
+ */
+function builtIn(sf: ts.SourceFile, specifier: string, d: ts.ImportSpecifier | ts.ImportClause): string {
+  if (ts.isImportClause(d)) return specifier;
+  const target = readRelative?.(sf.fileName.replace(/^\//, ''), specifier);
+  if (!target) return specifier;
+  const other = ts.createSourceFile(`/${target.file}`, target.text, ts.ScriptTarget.Latest, true, scriptKind(target.file));
+  bind(other);
+  const name = (d.propertyName ?? d.name).text;
+  for (const st of other.statements) {
+    if (!ts.isVariableStatement(st) || !st.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+    if (!(st.declarationList.flags & ts.NodeFlags.Const)) continue;
+    for (const v of st.declarationList.declarations) {
+      if (!ts.isIdentifier(v.name) || v.name.text !== name || !v.initializer) continue;
+      const init = unwrapDown(v.initializer);
+      if (!ts.isNewExpression(init)) return specifier;
+      return moduleOfName(other, unwrapDown(init.expression)) ?? specifier;
+    }
+  }
+  return specifier;
+}
+
 /** Modules of the values an expression can be: `new Y()`, `Y()`, `createY()`, an import, `require()`. */
 function modulesOfValue(sf: ts.SourceFile, e: ts.Expression, depth: number, out: string[]): void {
   e = unwrapDown(e);
@@ -466,7 +499,8 @@ function modulesOfReceiver(sf: ts.SourceFile, root: ts.Expression, firstName: st
   if (decls.length === 0) return void out.push('?');
   for (const d of decls) {
     if (ts.isImportSpecifier(d) || ts.isImportClause(d) || ts.isNamespaceImport(d) || ts.isImportEqualsDeclaration(d)) {
-      out.push(moduleOfIdentifier(root) ?? '?');
+      const m = moduleOfIdentifier(root);
+      out.push((m && /^(\.\.?|\$lib)\//.test(m) && (ts.isImportSpecifier(d) || ts.isImportClause(d)) ? builtIn(sf, m, d) : m) ?? '?');
     } else if (ts.isVariableDeclaration(d)) {
       if (d.initializer) modulesOfValue(sf, d.initializer, depth, out);
       else if (d.type) modulesOfType(sf, d.type, out);
@@ -1076,6 +1110,7 @@ export function classifyFile(input: FileInput): FileResult {
   const raws = findRaw(text);
   const sf = ts.createSourceFile(`/${input.file}`, text, ts.ScriptTarget.Latest, true, scriptKind(input.file));
   bind(sf);
+  readRelative = input.readRelative;
 
   // the report's sites in this file, as spans
   const spans: Span[] = [];

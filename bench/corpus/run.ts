@@ -14,7 +14,7 @@
  * stdout is that JSON document only.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, type Dirent } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ANY_SPELLING, CATEGORIES, classifyFile, type Category, type Occurrence, type ReportSite, type SiteCheck } from './classify.js';
@@ -72,6 +72,23 @@ interface RepoResult {
   all: Occurrence[];
 }
 
+/** The classifier's one hop into a relative (or `$lib`) module: its text, read from the export (the extensions a bundler tries). */
+function relativeReader(cwd: string): (fromFile: string, specifier: string) => { file: string; text: string } | undefined {
+  return (fromFile, specifier) => {
+    // SvelteKit's `$lib` is src/lib unless svelte.config.js says otherwise
+    const base = specifier.startsWith('$lib/') ? path.join('src', 'lib', specifier.slice(5)) : path.join(path.dirname(fromFile), specifier);
+    for (const candidate of [base, ...['.ts', '.tsx', '.mts', '.js', '.mjs', '.jsx'].map((x) => base + x), ...['ts', 'js'].map((x) => path.join(base, `index.${x}`))]) {
+      const abs = path.join(cwd, candidate);
+      if (!abs.startsWith(cwd + path.sep) || !existsSync(abs)) continue;
+      try {
+        if (statSync(abs).isFile()) return { file: candidate, text: readFileSync(abs, 'utf8') };
+      } catch {
+        // unreadable: not followed
+      }
+    }
+    return undefined;
+  };
+}
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : undefined;
@@ -222,7 +239,7 @@ async function main(): Promise<void> {
       scanned.add(rel);
       let res;
       try {
-        res = classifyFile({ file: rel, text, sites: sitesByFile.get(rel) ?? [], fileError: errorByFile.get(rel), repoHasV3Client, ownPackages });
+        res = classifyFile({ file: rel, text, sites: sitesByFile.get(rel) ?? [], fileError: errorByFile.get(rel), repoHasV3Client, ownPackages, readRelative: relativeReader(cwd) });
       } catch (err) {
         // the classifier's own failure is a failure of the measure, shown as unexplained
         const o: Occurrence = { file: rel, line: 1, column: 1, spelling: 'member', category: 'unexplained', detail: `classifier failed: ${(err as Error).message}`, text: '' };
