@@ -39,7 +39,7 @@ function program(): Command {
     .option('--skip <kinds>', 'do not migrate these kinds', kindList('--skip'))
     .option('--allow-base-url <url...>', 'treat clients with these base URLs (origins or env:NAME) as Responses-capable')
     .option('--tsconfig <file>', 'type-aware scanning with this project (found automatically at a root)')
-    .option('--check', 'exit 1 while any chat call site remains (with --baseline: beyond the recorded ones)')
+    .option('--check', 'exit 1 while any chat call site remains, or a component file (.vue, .svelte, .astro) mentions one (with --baseline: sites beyond the recorded ones)')
     .option('--baseline <file>', 'baseline of the remaining sites: read by --check, written by --update-baseline')
     .option('--update-baseline', 'write the --baseline file from this run\'s remaining sites')
     .option('--changed-since <git-ref>', 'report and migrate only the sites in files changed since the merge base with this ref (and uncommitted ones)')
@@ -98,7 +98,8 @@ function exitCode(result: RunResult, options: Options, verdict: GateResult | und
   const { report } = result;
   if (report.errors.length || result.interrupted) return EXIT_FOUND;
   if (verdict) return verdict.passed ? EXIT_OK : EXIT_FOUND;
-  if (options.check && remainingSites(report).length) return EXIT_FOUND;
+  // a component file that mentions Chat Completions may hold a call: --check cannot pass over it
+  if (options.check && (remainingSites(report).length || report.notices.some((n) => n.code === 'not-scanned'))) return EXIT_FOUND;
   return EXIT_OK;
 }
 

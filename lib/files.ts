@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { DEFAULT_IGNORED_DIRS, SOURCE_EXTENSIONS } from './options.js';
+import { COMPONENT_EXTENSIONS, DEFAULT_IGNORED_DIRS, SOURCE_EXTENSIONS } from './options.js';
 import { UsageError } from './errors.js';
 
 export { UsageError };
@@ -21,6 +21,8 @@ export interface DiscoveryError {
 export interface Discovery {
   /** every source file under the roots after ignores, absolute paths, sorted, each once */
   files: string[];
+  /** the component files (.vue, .svelte, .astro) under the roots after ignores, the same way */
+  components: string[];
   /** unreadable directories etc.; discovery continues past them */
   errors: DiscoveryError[];
 }
@@ -41,6 +43,7 @@ export interface ReadResult {
 const BINARY_SNIFF_BYTES = 8192;
 
 const SOURCE_EXTENSION_SET: ReadonlySet<string> = new Set(SOURCE_EXTENSIONS);
+const COMPONENT_EXTENSION_SET: ReadonlySet<string> = new Set(COMPONENT_EXTENSIONS);
 const IGNORED_DIR_SET: ReadonlySet<string> = new Set(DEFAULT_IGNORED_DIRS);
 
 /**
@@ -110,6 +113,20 @@ function isSourceName(name: string): boolean {
   // TypeScript's isDeclarationFileName: `.d.ts`, `.d.mts`, `.d.cts`, and `x.d.<ext>.ts`
   // (declarations for arbitrary extensions, e.g. `styles.d.css.ts`).
   return !(name.includes('.d.') && (name.endsWith('.ts') || /\.d\.[mc]ts$/.test(name)));
+}
+
+/** A single-file component by name (COMPONENT_EXTENSIONS). */
+function isComponentName(name: string): boolean {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 && COMPONENT_EXTENSION_SET.has(name.slice(dot));
+}
+
+/** The spellings of a call site in a component's text (the SDK chain, the endpoint, v3's method). */
+const COMPONENT_SITE_PATTERN = /chat\s*\??\.\s*completions|chat\/completions|createChatCompletion/;
+
+/** A component that mentions Chat Completions: the tool cannot scan it, so it is listed, never dropped. */
+export function componentMentionsChat(text: string): boolean {
+  return COMPONENT_SITE_PATTERN.test(text);
 }
 
 function joinPath(dir: string, name: string): string {
@@ -229,6 +246,8 @@ interface WalkState {
   errors: DiscoveryError[];
   /** real path → first path found */
   files: Map<string, string>;
+  /** the same, for component files */
+  components: Map<string, string>;
   /** real paths of directories entered (or claimed to be entered) */
   visited: Set<string>;
   /** symlinks (and entries of unknown type) to resolve once the plain walk is done */
@@ -239,6 +258,12 @@ interface WalkState {
 
 function addFile(state: WalkState, abs: string, real: string): void {
   if (!state.files.has(real)) state.files.set(real, abs);
+}
+
+/** A source file goes to the files, a component file to the components; anything else is left. */
+function addNamed(state: WalkState, name: string, abs: string, real: string): void {
+  if (isSourceName(name)) addFile(state, abs, real);
+  else if (isComponentName(name) && !state.components.has(real)) state.components.set(real, abs);
 }
 
 function addError(state: WalkState, abs: string, message: string): void {
@@ -321,7 +346,7 @@ function walkDir(state: WalkState, abs: string, real: string, inherited: IgnoreC
   for (const entry of entries) {
     const name = entry.name;
     if (entry.isFile()) {
-      if (isSourceName(name) && !isIgnored(ctx, name, false)) addFile(state, joinPath(abs, name), joinPath(real, name));
+      if ((isSourceName(name) || isComponentName(name)) && !isIgnored(ctx, name, false)) addNamed(state, name, joinPath(abs, name), joinPath(real, name));
     } else if (entry.isDirectory()) {
       if (!IGNORED_DIR_SET.has(name) && !isIgnored(ctx, name, true)) subdirs.push(name);
     } else if (entry.isSymbolicLink() || !hasKnownType(entry)) {
@@ -371,7 +396,7 @@ function followLinks(state: WalkState): void {
         state.visited.add(r.real);
         walks.push(() => walkDir(state, link.abs, r.real, descend(link.ctx, link.name)));
       } else if (r.stats.isFile()) {
-        if (isSourceName(link.name) && !isIgnored(link.ctx, link.name, false)) addFile(state, link.abs, r.real);
+        if ((isSourceName(link.name) || isComponentName(link.name)) && !isIgnored(link.ctx, link.name, false)) addNamed(state, link.name, link.abs, r.real);
       }
     });
     for (const walk of walks) walk();
@@ -392,6 +417,7 @@ export function discoverFiles(roots: string[], cwd: string): Discovery {
     cwd,
     errors: [],
     files: new Map(),
+    components: new Map(),
     visited: new Set(),
     pending: [],
     rootReals: [],
@@ -419,7 +445,7 @@ export function discoverFiles(roots: string[], cwd: string): Discovery {
 
   // A file named as a root is wanted even if a .gitignore excludes it.
   for (const root of fileRoots) {
-    if (isSourceName(path.basename(root.abs))) addFile(state, root.abs, root.real);
+    addNamed(state, path.basename(root.abs), root.abs, root.real);
   }
 
   // Outer roots first (stable), so that a nested root is walked with its outer root's context.
@@ -441,7 +467,7 @@ export function discoverFiles(roots: string[], cwd: string): Discovery {
   const errors = state.errors.sort((a, b) =>
     a.file < b.file ? -1 : a.file > b.file ? 1 : a.message < b.message ? -1 : a.message > b.message ? 1 : 0,
   );
-  return { files, errors };
+  return { files, components: [...state.components.values()].sort(), errors };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -68,6 +68,11 @@ export function defaultOptions(overrides: Partial<Options> = {}): Options {
 
 /** Source extensions the tool reads (README "Using it"); `.d.ts` files are never read. */
 export const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'] as const;
+/**
+ * Single-file component formats whose script blocks can call the API but which the tool does not
+ * parse: a file of these that mentions Chat Completions is listed as a `not-scanned` notice.
+ */
+export const COMPONENT_EXTENSIONS = ['.vue', '.svelte', '.astro'] as const;
 
 /** Directories never entered, whatever the ignore files say. */
 export const DEFAULT_IGNORED_DIRS = [

@@ -5,12 +5,12 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { FileChange } from './apply.js';
-import { relativePath, UsageError } from './files.js';
+import { componentMentionsChat, relativePath, UsageError } from './files.js';
 import { startHelper, type Found, type Helper } from './helper.js';
 import { formatterCommand } from './formatter.js';
 import { reasonMessage } from './rules/reasons.js';
 import type { Options } from './options.js';
-import { SCHEMA_VERSION, type Report, type SiteRecord } from './report/model.js';
+import { SCHEMA_VERSION, type Notice, type Report, type SiteRecord } from './report/model.js';
 import { summarize } from './report/summary.js';
 import { NO_PROGRESS, type ProgressHooks } from './progress.js';
 import { parseAllowList, type AllowList } from './allow.js';
@@ -139,7 +139,7 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
     roots: options.paths.map(shown),
     summary: summarize(sites, discovery.files.length, errors),
     sites,
-    notices: result.notices.filter(inScope),
+    notices: [...result.notices, ...componentNotices(discovery.components, options.cwd)].filter(inScope),
     errors,
     warnings,
     changedFiles,
@@ -223,4 +223,23 @@ function sdkVersionWarnings(options: Options): string[] {
     }
   }
   return [];
+}
+
+/**
+ * `not-scanned` notices: the component files (.vue, .svelte, .astro) that mention Chat
+ * Completions. Their script blocks are not parsed, so their calls are listed by file, never
+ * dropped; an unreadable one is listed too.
+ */
+function componentNotices(components: readonly string[], cwd: string): Notice[] {
+  const notices: Notice[] = [];
+  for (const file of components) {
+    let text: string | undefined;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      text = undefined;
+    }
+    if (text === undefined || componentMentionsChat(text)) notices.push({ file: relativePath(cwd, file), code: 'not-scanned', message: reasonMessage('not-scanned') });
+  }
+  return notices;
 }

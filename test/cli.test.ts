@@ -148,6 +148,23 @@ describe('CLI', () => {
     assert.equal(cli(dir, 'clean', '--dry-run', '--check').code, 0);
   });
 
+  it('a component file that mentions Chat Completions is listed as a not-scanned notice, and --check does not pass over it', () => {
+    const dir = tree({
+      'app/pages/Chat.vue': '<script setup lang="ts">\nconst r = await fetch("https://api.openai.com/v1/chat/completions", { method: "POST" });\n</script>\n<template><p /></template>\n',
+      'app/pages/About.vue': '<template><p>About</p></template>\n',
+      'app/routes/+page.svelte': '<script>\nconst c = await openai.chat.completions.create({ model: "gpt-4o-mini", messages: [] });\n</script>\n',
+      'clean/x.ts': "import OpenAI from 'openai';\nexport const c = new OpenAI();\n",
+    });
+    const r = cli(dir, 'app', '--dry-run', '--format', 'json');
+    assert.equal(r.code, 0);
+    const report = JSON.parse(r.stdout) as { sites: unknown[]; notices: { file: string; code: string }[] };
+    assert.deepEqual(report.sites, []);
+    assert.deepEqual(report.notices.map((n) => [n.file, n.code]), [['app/pages/Chat.vue', 'not-scanned'], ['app/routes/+page.svelte', 'not-scanned']]);
+    assert.match(cli(dir, 'app', '--dry-run').stdout, /app\/pages\/Chat\.vue\s+not-scanned\s+This component file mentions Chat Completions/);
+    assert.equal(cli(dir, 'app', '--dry-run', '--check').code, 1);
+    assert.equal(cli(dir, 'clean', '--dry-run', '--check').code, 0);
+  });
+
   it('write mode outside git rewrites, marks manual sites, names the formatter, and a second run changes nothing', () => {
     const dir = tree({ 'src/a.ts': MIGRATABLE, 'src/b.ts': MANUAL });
     const r = cli(dir, 'src');

@@ -122,6 +122,10 @@ const TABLE = [
   { code: 'test-mock', rules: ['N04'], fileLevel: true,
     message: 'Test doubles still target chat.completions.',
     fix: 'Update mocks to responses.create and the Responses result shape.' },
+  // Added by this tool: a component file (.vue, .svelte, .astro) the scanner does not parse.
+  { code: 'not-scanned', rules: [], fileLevel: true,
+    message: 'This component file mentions Chat Completions, and the tool does not parse component files: its calls are neither checked nor migrated.',
+    fix: 'Migrate the calls in its script block by hand, or move them into a .ts/.js module the tool scans.' },
 ] as const satisfies readonly ReasonCodeInfo[];
 
 /** A reason code of the table: the scanner cannot raise one that is not there. */
