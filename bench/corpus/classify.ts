@@ -10,7 +10,7 @@
  *
  * The categories (DEVELOPERS.md explains each):
  *   site, comment, string, type, test-double, feature-detection, non-call, other-sdk, own-api,
- *   file-error, unexplained.
+ *   file-error, not-scanned, unexplained.
  *
  * The rule is honesty: an occurrence that looks like a real call (an SDK-shaped member chain that
  * is called, an endpoint URL that reaches a call that could send it) and that no reported site
@@ -35,10 +35,12 @@ export type Category =
   | 'other-sdk'
   | 'own-api'
   | 'file-error'
+  /** in a component file (.vue, .svelte, .astro) the report lists with a `not-scanned` notice */
+  | 'not-scanned'
   | 'unexplained';
 
 export const CATEGORIES: readonly Category[] = [
-  'site', 'comment', 'string', 'type', 'test-double', 'feature-detection', 'non-call', 'other-sdk', 'own-api', 'file-error', 'unexplained',
+  'site', 'comment', 'string', 'type', 'test-double', 'feature-detection', 'non-call', 'other-sdk', 'own-api', 'file-error', 'not-scanned', 'unexplained',
 ];
 
 export type Spelling = 'member' | 'element' | 'path' | 'v3';
@@ -1185,4 +1187,25 @@ export function classifyFile(input: FileInput): FileResult {
     if (!c.unlocated && !used.has(c.site)) c.noOccurrence = true;
   }
   return { occurrences, siteChecks };
+}
+
+/**
+ * A component file (.vue, .svelte, .astro): the tool does not parse it, so each occurrence is
+ * explained only by the report's `not-scanned` notice for the file; without one it is unexplained.
+ */
+export function classifyComponent(input: { file: string; text: string; listed: boolean }): FileResult {
+  const lines = input.text.split(/\r?\n/);
+  const starts: number[] = [];
+  for (let i = 0, at = 0; i < lines.length; at += lines[i].length + 1, i++) starts.push(at);
+  const occurrences = findRaw(input.text).map((raw): Occurrence => {
+    let line = starts.findIndex((start, i) => raw.index >= start && (i + 1 === starts.length || raw.index < starts[i + 1]));
+    if (line < 0) line = 0;
+    return {
+      file: input.file, line: line + 1, column: raw.index - starts[line] + 1, spelling: raw.spelling,
+      category: input.listed ? 'not-scanned' : 'unexplained',
+      detail: input.listed ? 'component file listed by a not-scanned notice' : 'component file not listed in the report',
+      text: lines[line].trim().slice(0, 200),
+    };
+  });
+  return { occurrences, siteChecks: [] };
 }

@@ -29,7 +29,7 @@ export const OUT_DIR = path.join(REPO, 'bench', 'out', 'corpus');
 const MIRROR = process.env.CORPUS_MIRROR || '/work/.mirror';
 
 /** Names exported: TypeScript/JavaScript sources (declaration files included), configuration, ignore files. */
-const EXPORTED = /(\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|json|jsonc|yaml|yml)|(^|\/)\.gitignore)$/;
+const EXPORTED = /(\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|vue|svelte|astro|json|jsonc|yaml|yml)|(^|\/)\.gitignore)$/;
 /** Lock files: large, and read by neither the tool nor module resolution. */
 const SKIPPED = /(^|\/)(package-lock\.json|pnpm-lock\.yaml|npm-shrinkwrap\.json)$/;
 

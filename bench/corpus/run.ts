@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ANY_SPELLING, CATEGORIES, classifyFile, type Category, type Occurrence, type ReportSite, type SiteCheck } from './classify.js';
+import { ANY_SPELLING, CATEGORIES, classifyComponent, classifyFile, type Category, type Occurrence, type ReportSite, type SiteCheck } from './classify.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -227,6 +227,18 @@ async function main(): Promise<void> {
       if (!repoHasV3Client && /\bOpenAIApi\b/.test(text)) repoHasV3Client = true;
       if (ANY_SPELLING.test(text)) texts.push({ rel: files.relativePath(cwd, abs), text });
     }
+    // component files the tool does not parse: explained only by its not-scanned notice
+    const components: Array<{ rel: string; text: string }> = [];
+    for (const abs of discovery.components) {
+      let text: string;
+      try {
+        text = readFileSync(abs, 'utf8');
+      } catch {
+        continue;
+      }
+      if (ANY_SPELLING.test(text)) components.push({ rel: files.relativePath(cwd, abs), text });
+    }
+    const notScanned = new Set((report.notices ?? []).filter((n) => n.code === 'not-scanned').map((n) => n.file));
     const ownPackages = packageNamesUnder(path.join(cwd, e.root));
     const sitesByFile = new Map<string, ReportSite[]>();
     for (const s of report.sites) sitesByFile.set(s.file, [...(sitesByFile.get(s.file) ?? []), s]);
@@ -248,6 +260,11 @@ async function main(): Promise<void> {
       if (res.occurrences.length) result.filesWithOccurrences++;
       result.all.push(...res.occurrences);
       checks.push(...res.siteChecks);
+    }
+    for (const { rel, text } of components) {
+      const res = classifyComponent({ file: rel, text, listed: notScanned.has(rel) });
+      if (res.occurrences.length) result.filesWithOccurrences++;
+      result.all.push(...res.occurrences);
     }
     for (const [file, sites] of sitesByFile) {
       if (!scanned.has(file)) for (const site of sites) checks.push({ site, noOccurrence: true });
