@@ -24,6 +24,7 @@ import { locationOf } from './context.js';
 import { responsesTypeOf, type SiteAnalysis } from './site.js';
 import { deadGuard, flagTest } from './dead-branches.js';
 import { isParamsMessagesValue } from './messages.js';
+import { HolderFollower } from './holders.js';
 
 /** A chain being followed: where it started and what it becomes on the Responses side. */
 interface Chain {
@@ -58,6 +59,9 @@ interface Part {
   path: string[];
 }
 const COMPLETION: Part = { shape: 'completion', path: [] };
+
+/** Values an object literal may carry to where it is read (W-FOLLOW through holders). */
+const HOLDABLE: ReadonlySet<Shape> = new Set(['completion', 'choices', 'choice', 'message', 'usage']);
 
 /** Parts of a completion whose Responses counterpart is the response itself: a function may return them whole. */
 const RETURNABLE_PARTS: ReadonlySet<Shape> = new Set(['completion', 'choices', 'choice', 'message']);
@@ -478,6 +482,7 @@ export class ResultAnalyzer {
       this.site.note('T-REASONING-REPLAY', 'warn', REPLAY_NOTE);
       return;
     }
+    if (this.intoHolder(outer, shape, chain)) return;
     const use = useOf(outer);
     switch (use) {
       case 'discard':
@@ -499,6 +504,36 @@ export class ResultAnalyzer {
       default:
         this.escaped(use, describe(chain), outer);
     }
+  }
+
+  /**
+   * W-FOLLOW through an object literal that carries this value under a key (`return { text,
+   * usage: r.usage }`): followed to where the object is read (lib/scan/holders.ts). The value
+   * must be the response itself or a part whose reads are rewritten (usage, a message); false when
+   * `outer` is not a property value of an object literal.
+   */
+  private intoHolder(outer: ts.Node, shape: Shape, chain: Chain): boolean {
+    const parent = outer.parent;
+    const stored = (ts.isPropertyAssignment(parent) && parent.initializer === outer) || (ts.isShorthandPropertyAssignment(parent) && parent.name === outer);
+    if (!stored || !ts.isObjectLiteralExpression(parent.parent) || !HOLDABLE.has(shape)) return false;
+    // a part that is the response itself, and never a shorthand whose value the rewrite changes
+    if (RETURNABLE_PARTS.has(shape) && chain.links.length) return false;
+    if (ts.isShorthandPropertyAssignment(parent) && (chain.links.length || chain.rootText !== undefined)) return false;
+    const key = propertyNameText(parent.name);
+    if (!key) return false;
+    const part: Part = { shape, path: pathOf(chain) };
+    const fresh = (root: ts.Node): Chain => ({ root, accessed: [], links: [], rootOptional: false, path: part.path });
+    return new HolderFollower(this.ctx, key, describe(chain), {
+      part: (node) => this.value(node, shape, fresh(node)),
+      bound: (name) => this.binding(name, shape, undefined, [], part.path),
+      escape: (detail) => this.site.reason('result-escapes', detail),
+      share: (fn) => this.site.share('returns', fn),
+      returnTypeFits: (fn) => {
+        if (!fn.type || isAnyType(fn.type)) return true;
+        this.site.reason('result-escapes', `type: ${describe(chain)} is stored in an object returned as ${shortText(fn.type, 40)} (${locationOf(this.ctx, fn.type)})`);
+        return false;
+      },
+    }).follow(parent.parent);
   }
 
   private alias(decl: ts.VariableDeclaration, shape: Shape, chain: Chain): void {

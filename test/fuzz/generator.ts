@@ -2427,6 +2427,58 @@ function followReturnedPart(fc: FollowCtx, ai: FollowModule): void {
   else fexpect(fc, ai, name, { status: 'migrated' }, group);
 }
 
+/**
+ * 6 / edge: the usage (or the message) carried to the callers in an object the function returns
+ * (corpus: Grue.is returns `{ text, usage: resp.usage, … }`): each caller reads the object's
+ * keys, or destructures them, and the part's reads migrate with the call. A caller that
+ * serialises the object keeps it listed.
+ */
+function followHolder(fc: FollowCtx, ai: FollowModule): void {
+  const f = fc.f;
+  const s = (t: string) => fc.p.str(t);
+  const k = fc.n++;
+  const name = `holder${k}`;
+  const carried = f.pick(['usage', 'message'] as const);
+  const edge = f.bool(0.15);
+  fc.shapes.add(`follow:holder-${carried}`);
+  ffunction(fc, ai, { name, params: [['q', 'string']] }, (w) => {
+    w.stmt(`const r = await ${fcall(fc, ai, w)}`);
+    if (carried === 'usage') w.stmt(`return { text: r.choices[0].message.content ?? ${s('')}, usage: r.usage }`);
+    else w.stmt(`return { message: r.choices[0].message, at: Date.now() }`);
+  });
+  const group: FollowModule[] = [];
+  const callers = f.weighted([[1, 3], [2, 2]]);
+  for (let i = 0; i < callers; i++) {
+    const { m, at } = callerModule(fc, ai);
+    fc.shapes.add(`follow:caller-${at}`);
+    const callee = fref(fc, m, ai, name, at === 'namespace-import');
+    const destructure = !(edge && i === 0) && f.bool(0.4);
+    if (destructure) fc.shapes.add('follow:holder-destructured');
+    ffunction(fc, m, { name: `use${fc.n++}`, params: [['q', 'string']], exported: true }, (w) => {
+      if (destructure && carried === 'usage') {
+        w.stmt(`const { text, usage } = await ${callee}(q)`);
+        w.stmt(`return \`${'$'}{text} ${'$'}{usage?.prompt_tokens ?? 0}\``);
+        return;
+      }
+      if (destructure) {
+        w.stmt(`const { message } = await ${callee}(q)`);
+        w.stmt(`return message.content ?? ${s('')}`);
+        return;
+      }
+      w.stmt(`const h = await ${callee}(q)`);
+      if (edge && i === 0) {
+        fc.shapes.add('follow:holder-edge-serialised');
+        w.stmt('console.log(JSON.stringify(h).length)');
+      }
+      if (carried === 'usage') w.stmt(`return \`${'$'}{h.text} ${'$'}{h.usage?.completion_tokens ?? 0}\``);
+      else w.stmt(`return h.message.content ?? ${s('')}`);
+    });
+    group.push(m);
+  }
+  if (edge) fexpect(fc, ai, name, { status: 'manual', reasons: ['result-escapes'] });
+  else fexpect(fc, ai, name, { status: 'migrated' }, group);
+}
+
 function followProgram(f: Rng, st: Style, p: Printer): GeneratedProgram {
   const ts = f.bool(0.8);
   const fc: FollowCtx = { f, st, p, ts, ext: ts ? 'ts' : 'cjs', modules: new Map(), expected: [], shapes: new Set(), sites: 0, n: 0 };
@@ -2440,11 +2492,12 @@ function followProgram(f: Rng, st: Style, p: Printer): GeneratedProgram {
   } else {
     const count = f.weighted([[1, 3], [2, 2]]);
     for (let i = 0; i < count; i++) {
-      const kind = f.weighted<'return' | 'helper' | 'stream' | 'stream-flag' | 'returned-part' | 'used-as-value' | 'third-party'>([
-        ['return', 4], ['helper', 3], ['stream', 3], ['stream-flag', 2], ['returned-part', 2], ['used-as-value', 1], ['third-party', 1],
+      const kind = f.weighted<'return' | 'helper' | 'stream' | 'stream-flag' | 'returned-part' | 'holder' | 'used-as-value' | 'third-party'>([
+        ['return', 4], ['helper', 3], ['stream', 3], ['stream-flag', 2], ['returned-part', 2], ['holder', 2], ['used-as-value', 1], ['third-party', 1],
       ]);
       if (kind === 'return') followReturn(fc, ai);
       else if (kind === 'returned-part') followReturnedPart(fc, ai);
+      else if (kind === 'holder') followHolder(fc, ai);
       else if (kind === 'stream-flag') followStreamFlag(fc, ai);
       else if (kind === 'helper') followHelper(fc, ai);
       else if (kind === 'stream') followStream(fc, ai);
