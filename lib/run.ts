@@ -130,6 +130,7 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
   const inScope = (e: { file: string }) => !scope || scope.files.has(e.file) || sites.some((s) => s.file === e.file);
   const errors = [...discovery.errors, ...read.errors, ...result.errors, ...outcome.errors].filter(inScope);
   const changedFiles = options.dryRun ? outcome.changes.map((c) => c.rel) : outcome.written;
+  warnings.push(...pinnedSdkWarnings(sites, read.candidates, options.cwd));
   if (outcome.interrupted) warnings.push(`interrupted by ${outcome.interrupted}: ${outcome.written.length} file(s) written, the others left as they were; no write set was left half-written`);
   const report: Report = {
     tool: 'migrate-responses',
@@ -223,6 +224,29 @@ function sdkVersionWarnings(options: Options): string[] {
     }
   }
   return [];
+}
+
+/** A version of the SDK pinned in an import specifier: Deno, npm: and CDN spellings (`openai@v4.20.1`). */
+const PINNED_SDK = /(?:deno\.land\/x\/openai|npm:openai|esm\.sh\/openai|cdn\.jsdelivr\.net\/npm\/openai|unpkg\.com\/openai|cdn\.skypack\.dev\/openai)@v?(\d+)(?:\.\d+)*(?:\.\d+)?/g;
+
+/**
+ * The package.json warning's twin for a version pinned where the SDK is imported (corpus:
+ * woodshed's Deno scripts import `https://deno.land/x/openai@v4.20.1/mod.ts`, which has no
+ * client.responses): when any site is migrated, one warning per scanned file that pins an older
+ * major (the client may be built in a module other than the call's).
+ */
+function pinnedSdkWarnings(sites: readonly SiteRecord[], candidates: readonly { path: string; text: string }[], cwd: string): string[] {
+  if (!sites.some((s) => s.status === 'migrated')) return [];
+  const warnings: string[] = [];
+  for (const c of candidates) {
+    const rel = relativePath(cwd, c.path);
+    for (const m of c.text.matchAll(PINNED_SDK)) {
+      if (Number(m[1]) >= 6) continue;
+      warnings.push(`${rel} imports ${m[0]}: the rewritten code targets client.responses and helpers verified on openai 6.49 and 7.59 only (H-BETA); update that import first.`);
+      break;
+    }
+  }
+  return warnings;
 }
 
 /**

@@ -148,6 +148,22 @@ describe('CLI', () => {
     assert.equal(cli(dir, 'clean', '--dry-run', '--check').code, 0);
   });
 
+  it('warns when a scanned file pins an SDK older than 6 in its import (Deno, npm:, CDN), and only then', () => {
+    const pinned = (spec: string) => MIGRATABLE.replace("from 'openai'", `from '${spec}'`);
+    const dir = tree({
+      'old/a.ts': pinned('https://deno.land/x/openai@v4.20.1/mod.ts'),
+      'old/b.ts': pinned('npm:openai@4.52.0'),
+      'new/a.ts': pinned('npm:openai@6.1.0'),
+    });
+    const old = cli(dir, 'old', '--dry-run', '--format', 'json');
+    const report = JSON.parse(old.stdout) as { sites: { status: string }[]; warnings: string[] };
+    assert.deepEqual(report.sites.map((s) => s.status), ['migrated', 'migrated']);
+    const pinnedWarnings = report.warnings.filter((w) => w.includes('update that import first'));
+    assert.deepEqual(pinnedWarnings.map((w) => w.split(':')[0]), ['old/a.ts imports deno.land/x/openai@v4.20.1', 'old/b.ts imports npm']);
+    const fresh = JSON.parse(cli(dir, 'new', '--dry-run', '--format', 'json').stdout) as { warnings: string[] };
+    assert.equal(fresh.warnings.filter((w) => w.includes('update that import first')).length, 0);
+  });
+
   it('a component file that mentions Chat Completions is listed as a not-scanned notice, and --check does not pass over it', () => {
     const dir = tree({
       'app/pages/Chat.vue': '<script setup lang="ts">\nconst r = await fetch("https://api.openai.com/v1/chat/completions", { method: "POST" });\n</script>\n<template><p /></template>\n',
