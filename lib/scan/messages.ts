@@ -47,6 +47,7 @@ export class MessagesAnalyzer {
 
   /** Every element of an array literal of messages. */
   private elements(array: ts.ArrayLiteralExpression): void {
+    const before = this.site.edits.length;
     for (const el of array.elements) {
       const e = unwrap(el as ts.Expression);
       const untypedContent = ts.isObjectLiteralExpression(e) ? this.untypedPlainContent(e) : undefined;
@@ -56,6 +57,24 @@ export class MessagesAnalyzer {
       else if (!ts.isOmittedExpression(e)) this.opaqueElement(e, el as ts.Expression);
       else this.site.reason('messages-not-local');
     }
+    this.convertWhole(array, before);
+  }
+
+  /**
+   * Every element of the array converted at run time, one call each (`[...toResponsesInput([a]),
+   * ...toResponsesInput(b), …]`): one call over the array as written reads better and gives the
+   * same items (`toResponsesInput([a, ...b, …])`). The array's own M-INPUT edit has nothing left
+   * to do and goes with them.
+   */
+  private convertWhole(array: ts.ArrayLiteralExpression, before: number): void {
+    const added = this.site.edits.slice(before);
+    if (array.elements.length < 2 || added.length !== array.elements.length || !added.every((e) => e.op === 'convert-messages')) return;
+    const range = this.site.range(array);
+    const own = this.site.edits.findIndex((e) => e.op === 'messages' && e.file === range.file && e.start === range.start && e.end === range.end);
+    if (own < 0) return;
+    this.site.edits.splice(before, added.length);
+    this.site.edits.splice(own, 1);
+    this.site.edit({ op: 'convert-messages', rule: 'M-CONTENT-UNTYPED', ...range, element: false, module: '', moduleFile: '' });
   }
 
   /**
