@@ -798,8 +798,9 @@ export class ResultAnalyzer {
       if (isEquality(op)) {
         const lit = literalValue(other as ts.Expression);
         if (lit && (lit.kind === 'null' || lit.kind === 'undefined')) {
-          this.site.edit({ op: 'replace', rule: 'O-CONTENT-NULL', ...this.site.range(other), text: "''" });
           this.site.note('O-CONTENT-NULL', 'warn', 'A null check on the content became a check for the empty string: output_text is never null.');
+          if (this.secondNullCheck(parent)) return;
+          this.site.edit({ op: 'replace', rule: 'O-CONTENT-NULL', ...this.site.range(other), text: "''" });
         }
         return;
       }
@@ -814,6 +815,34 @@ export class ResultAnalyzer {
     }
     if (ts.isTypeOfExpression(parent)) return this.site.reason('no-equivalent-result', 'content-typeof');
     this.aliasOrDone(outer, 'content', chain);
+  }
+
+  /**
+   * `c === undefined || c === null` (or `c !== undefined && c !== null`) on the same content read:
+   * both checks become the same test for '', so the second is dropped with its operator rather than
+   * written twice (`output_text === '' || output_text === ''` reads like machine output). True when
+   * `check` is that second comparison and its edits are replaced by the deletion.
+   */
+  private secondNullCheck(check: ts.BinaryExpression): boolean {
+    const pair = climbWrappers(check).parent;
+    if (!ts.isBinaryExpression(pair) || unwrap(pair.right) !== check) return false;
+    const negated = check.operatorToken.kind === ts.SyntaxKind.ExclamationEqualsEqualsToken || check.operatorToken.kind === ts.SyntaxKind.ExclamationEqualsToken;
+    if (pair.operatorToken.kind !== (negated ? ts.SyntaxKind.AmpersandAmpersandToken : ts.SyntaxKind.BarBarToken)) return false;
+    const first = unwrap(pair.left);
+    if (!ts.isBinaryExpression(first) || first.operatorToken.kind !== check.operatorToken.kind) return false;
+    const nullish = (e: ts.Expression) => {
+      const lit = literalValue(e);
+      return lit?.kind === 'null' || lit?.kind === 'undefined';
+    };
+    const readOf = (b: ts.BinaryExpression) => (nullish(b.right) ? b.left : nullish(b.left) ? b.right : undefined);
+    const a = readOf(first);
+    const b = readOf(check);
+    if (!a || !b || a.getText() !== b.getText()) return false;
+    const right = this.site.range(pair.right);
+    const inside = (e: { file: string; start: number; end: number }) => e.file === right.file && e.start >= right.start && e.end <= right.end;
+    for (let i = this.site.edits.length - 1; i >= 0; i--) if (inside(this.site.edits[i])) this.site.edits.splice(i, 1);
+    this.site.edit({ op: 'replace', rule: 'O-CONTENT-NULL', file: right.file, start: pair.left.getEnd(), end: pair.right.getEnd(), text: '' });
+    return true;
   }
 
   /** A primitive leaf: fine wherever it goes, but a local alias of content is followed for null checks. */
