@@ -168,18 +168,23 @@ export class SourceEditor {
   }
 
   /**
-   * Insert `code` as a new list item before item `index` (or at the end when index = length),
+   * Insert `codes` (one item or several) as new list items before item `index` (or at the end when index = length),
    * in the layout the list already has (one per line, or inline). `open` is the offset just after
    * the opening bracket, used for empty lists.
    */
-  insertItem(items: readonly { start: number; end: number }[], index: number, code: string, open: number): void {
+  insertItem(items: readonly { start: number; end: number }[], index: number, codes: string | readonly string[], open: number): void {
+    const list = typeof codes === 'string' ? [codes] : codes;
+    if (list.length === 0) return;
     if (items.length === 0) {
-      this.insert(open, ` ${code} `);
+      this.insert(open, ` ${list.join(', ')} `);
       return;
     }
     const ref = items[Math.min(index, items.length - 1)];
     const indent = this.indentAt(ref.start);
     const multiline = indent !== undefined;
+    // several items go in as one insert: two inserts at the same place would each add a comma
+    // after the last item (`'auto',, // comment`, corpus: AI_course_res)
+    const code = list.join(multiline ? `,${this.eol}${indent}` : ', ');
     if (index < items.length) {
       this.insert(ref.start, multiline ? `${code},${this.eol}${indent}` : `${code}, `);
       return;

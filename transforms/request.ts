@@ -89,7 +89,7 @@ function finishList(ctx: TransformContext, obj: Node, items: Node[], removed: Se
     removed.delete(last);
   }
   editor.removeItems(items, [...removed].map((p) => items.indexOf(p)));
-  for (const code of appends) editor.insertItem(kept, kept.length, code, obj.start + 1);
+  editor.insertItem(kept, kept.length, appends, obj.start + 1);
 }
 
 /**
