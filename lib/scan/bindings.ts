@@ -34,12 +34,26 @@ export function moduleOfRequire(expr: ts.Expression): string | undefined {
 export function moduleLoadOf(expr: ts.Expression): { specifier: string } | { dynamic: string } | undefined {
   let e = unwrap(expr);
   if (ts.isAwaitExpression(e)) e = unwrap(e.expression);
+  // TypeScript's CommonJS emit: `const openai_1 = __importDefault(require("openai"))` (or
+  // `__importStar`, or tslib's): the module itself, its `.default` the default export (corpus:
+  // bubbas-app's compiled functions/lib)
+  if (ts.isCallExpression(e) && e.arguments.length === 1 && TS_IMPORT_HELPERS.has(helperName(e.expression))) e = unwrap(e.arguments[0]);
   if (!ts.isCallExpression(e) || e.arguments.length < 1) return undefined;
   const isRequire = ts.isIdentifier(e.expression) && e.expression.text === 'require';
   const isImport = e.expression.kind === ts.SyntaxKind.ImportKeyword;
   if (!isRequire && !isImport) return undefined;
   const specifier = stringValue(e.arguments[0]);
   return specifier === undefined ? { dynamic: e.arguments[0].getText() } : { specifier };
+}
+
+/** The helpers TypeScript's CommonJS output wraps a `require` in. */
+const TS_IMPORT_HELPERS: ReadonlySet<string> = new Set(['__importDefault', '__importStar']);
+
+/** `__importDefault` or `tslib_1.__importDefault`: the helper's name. */
+function helperName(callee: ts.Expression): string {
+  const c = unwrap(callee);
+  if (ts.isIdentifier(c)) return c.text;
+  return ts.isPropertyAccessExpression(c) ? c.name.text : '';
 }
 
 /**
