@@ -482,6 +482,7 @@ export class ResultAnalyzer {
       this.site.note('T-REASONING-REPLAY', 'warn', REPLAY_NOTE);
       return;
     }
+    if (shape === 'usage' && this.usageFallback(outer)) return this.objectShapeUse(climbWrappers(outer.parent), shape, chain);
     if (this.intoHolder(outer, shape, chain)) return;
     const use = useOf(outer);
     switch (use) {
@@ -504,6 +505,29 @@ export class ResultAnalyzer {
       default:
         this.escaped(use, describe(chain), outer);
     }
+  }
+
+  /**
+   * O-USAGE: `r.usage || { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }` (or `??`):
+   * a fallback with the usage's own counters is renamed with the reads (`input_tokens`,
+   * `output_tokens`), and the value goes on as the usage (corpus: bubbas-app). A fallback with any
+   * other key, a spread or a computed key is not.
+   */
+  private usageFallback(outer: ts.Node): boolean {
+    const parent = outer.parent;
+    if (!ts.isBinaryExpression(parent) || parent.left !== outer) return false;
+    if (parent.operatorToken.kind !== ts.SyntaxKind.BarBarToken && parent.operatorToken.kind !== ts.SyntaxKind.QuestionQuestionToken) return false;
+    const fallback = unwrap(parent.right);
+    if (!ts.isObjectLiteralExpression(fallback)) return false;
+    const renames: { name: ts.Node; to: string }[] = [];
+    for (const p of fallback.properties) {
+      const key = ts.isPropertyAssignment(p) && !ts.isComputedPropertyName(p.name) ? propertyNameText(p.name) : undefined;
+      const step = key === undefined ? undefined : ownEntry(RESULT_STEPS.usage, key);
+      if (!key || !step || 'report' in step || step.to !== 'leaf') return false;
+      if (step.path[0] !== key) renames.push({ name: (p as ts.PropertyAssignment).name, to: step.path[0] });
+    }
+    for (const r of renames) this.site.edit({ op: 'replace', rule: 'O-USAGE', ...this.site.range(r.name), text: r.to });
+    return true;
   }
 
   /**
