@@ -5,7 +5,7 @@
  * a method of a class hierarchy (a call typed as the base may run it), a function exported from
  * a published package, or a module whose importers are not all in the paths given.
  */
-import { ts, climbWrappers, isFunctionLike, walk } from './ast.js';
+import { ts, climbWrappers, isFunctionLike, walk, returnExpressions, shortText } from './ast.js';
 import type { ScanContext } from './context.js';
 import type { SiteAnalysis } from './site.js';
 import { locationOf } from './context.js';
@@ -54,6 +54,24 @@ export function calledName(fn: FollowedFunction): ts.Identifier | ts.PrivateIden
   if (ts.isVariableDeclaration(holder) && ts.isIdentifier(holder.name) && holder.parent.flags & ts.NodeFlags.Const) return holder.name;
   if (ts.isPropertyDeclaration(holder) && (ts.isIdentifier(holder.name) || ts.isPrivateIdentifier(holder.name))) return holder.name;
   return undefined;
+}
+
+/**
+ * W-FOLLOW of a value `fn` returns at `outer`, `hops` functions deep: every call of `fn`, or the
+ * `result-escapes` detail of where following stops (too deep, another return that is not the same
+ * value by `sameReturn`, a caller search that stops). The result and holder analyses both ask it.
+ */
+export function returnCallers(fn: FollowedFunction, outer: ts.Node, ctx: ScanContext, hops: number, sameReturn: (r: ts.Expression) => boolean): { calls: ts.CallExpression[] } | { stop: string } {
+  if (hops >= MAX_HOPS) return { stop: `return: more than ${MAX_HOPS} functions deep (${locationOf(ctx, fn)})` };
+  const other = returnExpressions(fn).find((r) => !sameReturn(r));
+  if (other) return { stop: `return: the function also returns ${shortText(other, 40)} (${locationOf(ctx, other)})` };
+  const callers = callersOf(fn, ctx, ctx.callerSearch);
+  return 'stop' in callers ? { stop: `return: ${callers.stop}` } : callers;
+}
+
+/** `r` is the very expression `outer` (a return of it, parentheses or casts aside). */
+export function isReturnOf(r: ts.Expression, outer: ts.Node): boolean {
+  return r === outer || climbWrappers(r) === outer;
 }
 
 /** Every call of `fn` in the project, or where following stopped. */

@@ -6,11 +6,11 @@
  * part, any other key is the program's own value, and the object used in any other way (passed on,
  * spread, serialised, indexed by a computed key, written) leaves the code in view.
  */
-import { ts, unwrap, climbWrappers, propertyNameText, returnExpressions, isConsoleArgument, isWriteReference, shortText } from './ast.js';
+import { ts, unwrap, climbWrappers, propertyNameText, isConsoleArgument, isWriteReference } from './ast.js';
 import type { ScanContext } from './context.js';
 import { locationOf } from './context.js';
 import { referencesOf, isExported } from './references.js';
-import { callersOf, MAX_HOPS, returningFunction, type FollowedFunction } from './callers.js';
+import { isReturnOf, returnCallers, returningFunction, type FollowedFunction } from './callers.js';
 
 /** What the result analysis does with what the holder gives back. */
 export interface HolderReads {
@@ -68,11 +68,8 @@ export class HolderFollower {
     if (!fn) return this.leaves(outer, 'an object returned from an anonymous function');
     if (this.followed.has(fn)) return;
     this.followed.add(fn);
-    if (this.hops >= MAX_HOPS) return this.reads.escape(`return: more than ${MAX_HOPS} functions deep (${locationOf(this.ctx, fn)})`);
-    const other = returnExpressions(fn).find((r) => climbWrappers(r) !== outer && r !== outer);
-    if (other) return this.reads.escape(`return: the function also returns ${shortText(other, 40)} (${locationOf(this.ctx, other)})`);
-    const callers = callersOf(fn, this.ctx, this.ctx.callerSearch);
-    if ('stop' in callers) return this.reads.escape(`return: ${callers.stop}`);
+    const callers = returnCallers(fn, outer, this.ctx, this.hops, (r) => isReturnOf(r, outer));
+    if ('stop' in callers) return this.reads.escape(callers.stop);
     if (!this.reads.returnTypeFits(fn)) return;
     this.reads.share(fn);
     const isAsync = Boolean(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Async);

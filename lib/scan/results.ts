@@ -12,13 +12,13 @@ import {
 } from '../rules/results.js';
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, isFunctionLike, climbWrappers, startOf, walk,
-  isBooleanContext, isEquality, isWriteReference, returnExpressions, shortText, isConsoleCallee, isConsoleArgument, isAccess, isTypeAssertion,
+  isBooleanContext, isEquality, isWriteReference, shortText, isConsoleCallee, isConsoleArgument, isAccess, isTypeAssertion,
   isJavaScriptFile,
 } from './ast.js';
 import { declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
-import { calledFunction, callersOf, feedParameter, MAX_HOPS, returningFunction } from './callers.js';
+import { calledFunction, feedParameter, isReturnOf, returnCallers, returningFunction } from './callers.js';
 import { promiseAllSlot } from './promise-all.js';
 import { locationOf } from './context.js';
 import { responsesTypeOf, type SiteAnalysis } from './site.js';
@@ -218,11 +218,9 @@ export class ResultAnalyzer {
     if (!fn) return this.site.reason('result-escapes', 'return');
     if (this.returnsFollowed.has(fn)) return;
     this.returnsFollowed.add(fn);
-    if (this.hops >= MAX_HOPS) return this.site.reason('result-escapes', `return: more than ${MAX_HOPS} functions deep (${locationOf(this.ctx, fn)})`);
-    const other = returnExpressions(fn).find((r) => part.shape === 'completion' ? !this.sameReturnedValue(r, outer) : climbWrappers(r) !== outer && r !== outer);
-    if (other) return this.site.reason('result-escapes', `return: the function also returns ${shortText(other, 40)} (${locationOf(this.ctx, other)})`);
-    const callers = callersOf(fn, this.ctx, this.ctx.callerSearch);
-    if ('stop' in callers) return this.site.reason('result-escapes', `return: ${callers.stop}`);
+    const same = (r: ts.Expression) => (part.shape === 'completion' ? this.sameReturnedValue(r, outer) : isReturnOf(r, outer));
+    const callers = returnCallers(fn, outer, this.ctx, this.hops, same);
+    if ('stop' in callers) return this.site.reason('result-escapes', callers.stop);
     this.site.share('returns', fn);
     if (this.annotationEscapes(fn.type, part)) return;
     const yieldsPromise = isPromise || Boolean(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Async);
@@ -257,7 +255,7 @@ export class ResultAnalyzer {
 
   /** A return of the followed function that gives this unit's value: the same expression, the same binding, or a site call. */
   private sameReturnedValue(r: ts.Expression, outer: ts.Node): boolean {
-    if (climbWrappers(r) === outer || r === outer) return true;
+    if (isReturnOf(r, outer)) return true;
     let e = unwrap(r);
     if (ts.isAwaitExpression(e)) e = unwrap(e.expression);
     if (this.isSiteCall(e)) return true;
@@ -709,8 +707,7 @@ export class ResultAnalyzer {
    * into it reach the next request unchanged, and nothing else ever reads them.
    */
   private isConvertedHistory(decl: ts.Node): boolean {
-    if (!ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer || !ts.isArrayLiteralExpression(unwrap(decl.initializer))) return false;
-    if (isExported(this.ctx.checker, decl.name)) return false;
+    if (!this.isLocalArray(decl)) return false;
     // in TypeScript the array's type must take the replayed items: only `any[]` does (a Chat type
     // or the type inferred from the literal would not compile)
     if (!isJavaScriptFile(decl.getSourceFile()) && !(decl.type && isAnyArrayType(decl.type))) return false;
@@ -737,10 +734,15 @@ export class ResultAnalyzer {
     });
   }
 
+  /** A variable of this module, not exported, whose value is an array literal (a history the code in view owns). */
+  private isLocalArray(decl: ts.Node): decl is ts.VariableDeclaration & { name: ts.Identifier } {
+    return ts.isVariableDeclaration(decl) && ts.isIdentifier(decl.name) && Boolean(decl.initializer) &&
+      ts.isArrayLiteralExpression(unwrap(decl.initializer!)) && !isExported(this.ctx.checker, decl.name);
+  }
+
   /** A local array literal that some call site sends as its `messages`. */
   private isSiteHistory(decl: ts.Node): boolean {
-    if (!ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer || !ts.isArrayLiteralExpression(unwrap(decl.initializer))) return false;
-    if (isExported(this.ctx.checker, decl.name)) return false;
+    if (!this.isLocalArray(decl)) return false;
     return referencesOf(this.ctx.checker, decl.name).some((ref) => {
       const use = climbWrappers(ref);
       if (!isParamsMessagesValue(use)) return false;
