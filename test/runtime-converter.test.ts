@@ -263,6 +263,16 @@ describe('the TypeScript rendering type-checks (strict) on openai 6 and 7', () =
     'declare const untyped: any;',
     'declare const loose: Array<{ role: string; content: string; name?: string }>;',
     'export const input: ResponseInputItem[] = [...toResponsesInput(typed), ...toResponsesInput(frozen), ...toResponsesInput(untyped), ...toResponsesInput(loose)];',
+    // corpus (postiz-app): on openai 7 an input that may hold a configuration_update item types
+    // output_parsed as unknown, so the converter's items must not be typed as any input item
+    "import OpenAI from 'openai';",
+    "import { zodTextFormat } from 'openai/helpers/zod';",
+    "import { z } from 'zod';",
+    'declare const client: OpenAI;',
+    'export async function parsedAnswer(): Promise<string> {',
+    "  const r = await client.responses.parse({ model: 'gpt-4o-mini', input: [{ role: 'system', content: 'Be brief.' }, ...toResponsesInput(untyped)], text: { format: zodTextFormat(z.object({ answer: z.string() }), 'answer') } });",
+    "  return r.output_parsed?.answer ?? '';",
+    '}',
     '',
   ].join('\n');
   const entries = () => [

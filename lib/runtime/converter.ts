@@ -31,6 +31,12 @@ const ABOUT = [
 /** The module body in TypeScript (after the header). No backticks and no `${` in it: it is a template literal. */
 const SOURCE = `import type { ResponseInputContent, ResponseInputFile, ResponseInputImage, ResponseInputItem, ResponseInputText } from 'openai/resources/responses/responses';
 
+/**
+ * What the converter returns: Responses input items, but never openai 7's configuration_update
+ * (an input that may hold one makes responses.parse() type output_parsed as unknown).
+ */
+export type ConvertedItem = Exclude<ResponseInputItem, { type: 'configuration_update' }>;
+
 /** What the converter reads from a message, a tool call or a content part; nothing else is sent. */
 interface Fields {
   type?: unknown;
@@ -71,22 +77,22 @@ const RESPONSES_ITEM_TYPES: unknown[] = ['message', 'function_call', 'function_c
  * Throws an Error naming the message for anything with no Responses equivalent: a role
  * 'function' message or function_call, audio, a refusal, an input_audio part, an unknown role.
  */
-export function toResponsesInput(messages: readonly unknown[]): ResponseInputItem[] {
+export function toResponsesInput(messages: readonly unknown[]): ConvertedItem[] {
   if (!Array.isArray(messages)) fail('messages', 'is ' + shape(messages) + ', not an array of messages');
-  const items: ResponseInputItem[] = [];
+  const items: ConvertedItem[] = [];
   const customCalls: unknown[] = [];
   for (let i = 0; i < messages.length; i++) convertMessage(messages[i], 'messages[' + i + ']', items, customCalls);
   return items;
 }
 
-function convertMessage(message: unknown, at: string, items: ResponseInputItem[], customCalls: unknown[]): void {
+function convertMessage(message: unknown, at: string, items: ConvertedItem[], customCalls: unknown[]): void {
   if (!isFields(message)) fail(at, 'is ' + shape(message) + ', not a message object');
   if (message.type !== undefined && message.type !== null) {
     if (RESPONSES_ITEM_TYPES.indexOf(message.type) === -1) {
       fail(at, 'has type ' + shape(message.type) + ', which is neither a Chat message nor a Responses item this converter keeps');
     }
     if (message.type === 'custom_tool_call') customCalls.push(message.call_id);
-    items.push(message as ResponseInputItem);
+    items.push(message as ConvertedItem);
     return;
   }
   const role = message.role;
@@ -154,7 +160,7 @@ function withBreakpoint<T extends ResponseInputContent>(out: T, part: Fields): T
 }
 
 /** M-ASSIST-TEXT, M-ASSIST-TOOLCALLS: text first (a plain string), then one item per tool call. */
-function convertAssistant(message: Fields, at: string, items: ResponseInputItem[], customCalls: unknown[]): void {
+function convertAssistant(message: Fields, at: string, items: ConvertedItem[], customCalls: unknown[]): void {
   if (message.function_call !== undefined && message.function_call !== null) {
     fail(at, 'is an assistant message with a legacy function_call, which has no Responses equivalent: it carries no call id (M-FUNCTION)');
   }
@@ -211,7 +217,7 @@ function assistantText(content: unknown, at: string): string | undefined {
 }
 
 /** M-TOOL: the reply to a function call (or to a custom tool call earlier in the history). */
-function convertToolReply(message: Fields, at: string, items: ResponseInputItem[], customCalls: unknown[]): void {
+function convertToolReply(message: Fields, at: string, items: ConvertedItem[], customCalls: unknown[]): void {
   const id = message.tool_call_id;
   if (typeof id !== 'string' || id === '') fail(at, 'is a tool message without a tool_call_id string');
   const content = message.content;
