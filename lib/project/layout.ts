@@ -142,7 +142,7 @@ export class ProjectLayout {
         readDirectory: () => [],
       };
       const parsed = ts.parseJsonConfigFileContent(json.config, host, path.dirname(file), undefined, file);
-      config.options = withSvelteKitAlias(parsed.options, json.config as { extends?: unknown }, path.dirname(file));
+      config.options = withGeneratedAliases(parsed.options, json.config as GeneratedConfigLinks, path.dirname(file));
       for (const ref of parsed.projectReferences ?? []) {
         const refFile = isFile(ref.path) ? ref.path : path.join(ref.path, 'tsconfig.json');
         if (!seen.has(refFile) && isFile(refFile)) config.references.push(this.readConfig(refFile, seen));
@@ -337,21 +337,66 @@ function isDirectory(dir: string): boolean {
   }
 }
 
+/** Where a tsconfig points at the config a framework generates at build time. */
+interface GeneratedConfigLinks { extends?: unknown; references?: unknown }
+
 /**
- * SvelteKit writes `.svelte-kit/tsconfig.json`, which the project's tsconfig extends and which
- * holds the `$lib` alias, at build time: a checkout has no such file (corpus: dalle2client's
- * `import { openai } from '$lib/util/openai.js'` was unresolved). When the extended file is
- * missing, `$lib` resolves as the generated file would map it by default: to src/lib beside the
- * config. Aliases set in svelte.config.js are not read (it is code).
+ * SvelteKit and Nuxt write the tsconfig that holds their aliases at build time
+ * (`.svelte-kit/tsconfig.json`, `.nuxt/tsconfig*.json`), and the project's tsconfig extends or
+ * references it: a checkout has no such file, so `$lib/…`, `~/…` or `@/…` did not resolve and the
+ * client behind them was unproven. When the generated file is missing, the aliases resolve as
+ * the framework maps them by default. Aliases set in svelte.config.js or nuxt.config are not
+ * read (they are code), except Nuxt's `srcDir` when it is a string literal.
  */
-function withSvelteKitAlias(options: ts.CompilerOptions, json: { extends?: unknown }, dir: string): ts.CompilerOptions {
-  const extended = typeof json.extends === 'string' ? [json.extends] : Array.isArray(json.extends) ? json.extends.filter((e): e is string => typeof e === 'string') : [];
-  const kit = extended.find((e) => /(^|[\\/])\.svelte-kit[\\/]tsconfig\.json$/.test(e));
-  if (!kit || isFile(path.resolve(dir, kit)) || options.paths?.['$lib']) return options;
+function withGeneratedAliases(options: ts.CompilerOptions, json: GeneratedConfigLinks, dir: string): ts.CompilerOptions {
+  const linked = [
+    ...(typeof json.extends === 'string' ? [json.extends] : Array.isArray(json.extends) ? json.extends : []),
+    ...(Array.isArray(json.references) ? json.references.map((r: { path?: unknown }) => r?.path) : []),
+  ].filter((e): e is string => typeof e === 'string');
+  const missing = (pattern: RegExp): boolean => linked.some((e) => pattern.test(e) && !isFile(path.resolve(dir, e)));
+  let paths: ts.MapLike<string[]> | undefined;
+  if (missing(/(^|[\\/])\.svelte-kit[\\/]tsconfig\.json$/)) paths = { $lib: ['./src/lib'], '$lib/*': ['./src/lib/*'] };
+  else if (missing(/(^|[\\/])\.nuxt[\\/]tsconfig(\.\w+)?\.json$/)) paths = nuxtAliases(dir);
+  if (!paths) return options;
   return {
     ...options,
-    paths: { ...options.paths, $lib: ['./src/lib'], '$lib/*': ['./src/lib/*'] },
+    paths: { ...paths, ...options.paths }, // an alias the project sets itself wins
     // where relative `paths` entries start when there is no baseUrl (the compiler's own key)
     pathsBasePath: (options as { pathsBasePath?: string }).pathsBasePath ?? dir,
   } as ts.CompilerOptions;
+}
+
+/**
+ * Nuxt's default aliases: `~` and `@` the source directory, `~~` and `@@` the root, `#shared` the
+ * root's shared/.
+ */
+function nuxtAliases(root: string): ts.MapLike<string[]> {
+  const src = nuxtSourceDir(root);
+  const at = (dir: string): string => (dir === '.' ? '.' : `./${dir}`);
+  const paths: ts.MapLike<string[]> = {};
+  for (const [alias, target] of [['~', at(src)], ['@', at(src)], ['~~', '.'], ['@@', '.'], ['#shared', './shared']] as const) {
+    paths[alias] = [target];
+    paths[`${alias}/*`] = [`${target}/*`];
+  }
+  return paths;
+}
+
+const NUXT_CONFIGS = ['nuxt.config.ts', 'nuxt.config.js', 'nuxt.config.mjs', 'nuxt.config.mts'];
+
+/** Whether `dir` is the root of a Nuxt app (it holds a nuxt.config). */
+export function isNuxtRoot(dir: string): boolean {
+  return NUXT_CONFIGS.some((n) => isFile(path.join(dir, n)));
+}
+
+/**
+ * A Nuxt app's source directory, relative to its root ('.' for the root itself): nuxt.config's
+ * `srcDir` when it is a string literal; otherwise Nuxt 4's `app/` when there is one and the root
+ * has neither app.vue nor pages/ (Nuxt 4 keeps a Nuxt 3 layout at the root), else the root.
+ */
+export function nuxtSourceDir(root: string): string {
+  const configFile = NUXT_CONFIGS.map((n) => path.join(root, n)).find(isFile);
+  const declared = configFile && /\bsrcDir\s*:\s*['"`]([^'"`$]+)['"`]/.exec(readFileSync(configFile, 'utf8'))?.[1];
+  if (declared) return declared.replace(/^\.\//, '').replace(/\/+$/, '') || '.';
+  if (isDirectory(path.join(root, 'app')) && !isFile(path.join(root, 'app.vue')) && !isDirectory(path.join(root, 'pages'))) return 'app';
+  return '.';
 }
