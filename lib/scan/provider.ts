@@ -18,6 +18,7 @@ import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, 
 import { type ScanContext, locationOf, resolveClass, isProjectFile } from './context.js';
 import { holderOf, invocationsOf, type Invocation } from './injected.js';
 import { requiredExports } from './commonjs.js';
+import { autoImportSources } from './auto-imports.js';
 
 export type { ReasonRef };
 
@@ -421,9 +422,31 @@ export class ProviderResolver {
   // ---- names ---------------------------------------------------------------------------------
 
   private fromIdentifier(id: ts.Identifier, depth: number): Origin[] {
-    const decl = declarationOf(this.ctx.checker, id);
+    const decl = declarationOf(this.ctx.checker, id) ?? this.autoImported(id);
     if (!decl) return this.byType(id, 'injected', `${id.text} in ${locationOf(this.ctx, id)} (not declared in view)`);
     return this.fromDeclaration(decl, id, depth);
+  }
+
+  /**
+   * The export a Nuxt app auto-imports under an undeclared name (auto-imports.ts), when exactly one
+   * of the modules it scans declares it. A module the program does not hold yet is asked for: the
+   * scan loads it and runs again.
+   */
+  private autoImported(id: ts.Identifier): ts.Declaration | undefined {
+    const found: ts.Declaration[] = [];
+    let pending = false;
+    for (const file of autoImportSources(id.getSourceFile().fileName)) {
+      const sf = this.ctx.program.getSourceFile(file);
+      if (!sf) {
+        pending = Boolean(this.ctx.callerSearch);
+        this.ctx.callerSearch?.wanted.add(file);
+        continue;
+      }
+      const exported = this.ctx.checker.getSymbolAtLocation(sf)?.exports?.get(id.escapedText);
+      const symbol = exported && exported.flags & ts.SymbolFlags.Alias ? this.ctx.checker.getAliasedSymbol(exported) : exported;
+      if (symbol?.declarations?.[0]) found.push(symbol.declarations[0]);
+    }
+    return !pending && found.length === 1 ? found[0] : undefined;
   }
 
   private fromDeclaration(decl: ts.Declaration, use: ts.Node, depth: number): Origin[] {
