@@ -3,7 +3,7 @@
  * `zodResponseFormat` from 'openai/helpers/zod', a `require('openai')` namespace… Classified by the
  * exported name, never the local one (P14: `{ OpenAI: OpenAIApi }` is still the v4+ class).
  */
-import { ts, unwrap, propertyNameText, stringValue } from './ast.js';
+import { ts, unwrap, propertyNameText, stringValue, climbWrappers, isWriteReference, walk } from './ast.js';
 import type { Resolution } from '../project/resolver.js';
 
 /** What the binding questions need: the checker, and how a module specifier resolves. */
@@ -141,6 +141,14 @@ export function bindingOfDeclaration(scope: BindingScope, decl: ts.Declaration, 
   if (ts.isVariableDeclaration(decl) && decl.initializer) {
     return bindingOfExpression(scope, decl.initializer, depth + 1);
   }
+  if (ts.isVariableDeclaration(decl) && ts.isIdentifier(decl.name)) {
+    // `let OpenAI; try { OpenAI = (await import('openai')).OpenAI } catch …` (corpus: chat-ui's
+    // lazily loaded SDK): bound when every value it is given binds the same export
+    const bindings = plainAssignments(scope.checker, decl)?.map((v) => bindingOfExpression(scope, v, depth + 1));
+    const first = bindings?.[0];
+    if (first && first.kind !== 'unresolved' && bindings.every((b) => b && b.kind === first.kind && b.module === first.module && (b.kind !== 'export' || (first.kind === 'export' && b.name === first.name)))) return first;
+    return undefined;
+  }
   if (ts.isBindingElement(decl)) {
     // const { OpenAI: Api } = require('openai')   /   const { default: OpenAI } = await import('openai')
     const pattern = decl.parent;
@@ -209,3 +217,38 @@ export function sdkClassOf(binding: ModuleBinding | undefined): SdkClass | undef
       return undefined;
   }
 }
+
+/**
+ * The values `decl` (a variable without initializer) is given in its file, when each write is a
+ * plain `name = value`; undefined when one is anything else (`+=`, `++`, a destructuring target).
+ */
+function plainAssignments(checker: ts.TypeChecker, decl: ts.VariableDeclaration): ts.Expression[] | undefined {
+  const symbol = checker.getSymbolAtLocation(decl.name);
+  if (!symbol) return undefined;
+  const values: ts.Expression[] = [];
+  let other = false;
+  walk(decl.getSourceFile(), (n) => {
+    if (other) return false;
+    if (!ts.isIdentifier(n) || n === decl.name || n.text !== (decl.name as ts.Identifier).text || checker.getSymbolAtLocation(n) !== symbol) return;
+    const node = climbWrappers(n);
+    const parent = node.parent;
+    if (ts.isBinaryExpression(parent) && parent.left === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) values.push(parent.right);
+    else if (isWriteReference(n) || isDestructuringTarget(node)) other = true;
+  });
+  return other ? undefined : values;
+}
+
+/** `[x] = …`, `({ x } = …)`, `for (x of …)`: a write the assignment operator does not show. */
+function isDestructuringTarget(node: ts.Node): boolean {
+  let child = node;
+  let parent = node.parent;
+  while (parent && (ts.isArrayLiteralExpression(parent) || ts.isObjectLiteralExpression(parent) || ts.isShorthandPropertyAssignment(parent) ||
+    (ts.isPropertyAssignment(parent) && parent.initializer === child) || ts.isSpreadElement(parent) || ts.isSpreadAssignment(parent) || ts.isParenthesizedExpression(parent))) {
+    child = parent;
+    parent = parent.parent;
+  }
+  if (child === node) return Boolean(parent && (ts.isForOfStatement(parent) || ts.isForInStatement(parent)) && parent.initializer === node);
+  return Boolean(parent && ((ts.isBinaryExpression(parent) && parent.left === child && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) ||
+    ((ts.isForOfStatement(parent) || ts.isForInStatement(parent)) && parent.initializer === child)));
+}
+
