@@ -530,6 +530,9 @@ export class ProviderResolver {
     const member = bindingOfExpression(this.ctx, expr);
     if (member?.kind === 'unresolved') return this.unresolved(member.module, `${shortText(expr, 30)} in ${locationOf(this.ctx, expr)}`);
     if (member) return fromPackage(member.module, `${shortText(expr, 30)} is an export of '${member.module}'`);
+    // the dev-server singleton: `globalForOpenAI.openai ?? new OpenAI()`
+    const cache = name ? this.globalCacheAlias(object) : undefined;
+    if (cache && name) return this.fromGlobalCache(cache, name, expr, depth);
     // an object literal we can see: const deps = { client: new OpenAI() }
     if (name) {
       const obj = ts.isObjectLiteralExpression(object) ? object : this.localObject(object);
@@ -548,6 +551,39 @@ export class ProviderResolver {
     const decl = symbol?.declarations?.[0];
     if (decl && isProjectFile(decl.getSourceFile())) return this.fromDeclaration(decl, expr, depth);
     return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)}`);
+  }
+
+  /**
+   * `const globalForOpenAI = globalThis as unknown as { openai?: OpenAI }`: a module's typed alias
+   * of the global object, the idiom that keeps one client across a dev server's reloads
+   * (`export const openai = globalForOpenAI.openai ?? new OpenAI()`, then
+   * `globalForOpenAI.openai = openai`). Only a const declared in a project file counts.
+   */
+  private globalCacheAlias(object: ts.Expression): ts.VariableDeclaration | undefined {
+    if (!ts.isIdentifier(object)) return undefined;
+    const decl = declarationOf(this.ctx.checker, object);
+    if (!decl || !ts.isVariableDeclaration(decl) || !(decl.parent.flags & ts.NodeFlags.Const) || !decl.initializer || !isProjectFile(decl.getSourceFile())) return undefined;
+    const init = unwrap(decl.initializer);
+    return ['globalThis', 'global'].some((g) => isGlobal(this.ctx.checker, init, g)) ? decl : undefined;
+  }
+
+  /**
+   * A slot of that alias holds what its module writes there (`alias.openai = …`, `??=`, `||=`) or
+   * nothing yet; the write of the value being defined is the cycle that adds nothing. Another
+   * module could write the global too, so a slot its own module never writes is not followed.
+   */
+  private fromGlobalCache(alias: ts.VariableDeclaration, name: string, use: ts.Node, depth: number): Origin[] {
+    const symbol = this.ctx.checker.getSymbolAtLocation(alias.name);
+    const values: ts.Expression[] = [];
+    walk(alias.getSourceFile(), (n) => {
+      if (!ts.isBinaryExpression(n) || !FIELD_WRITES.has(n.operatorToken.kind)) return;
+      const left = unwrap(n.left);
+      if (ts.isPropertyAccessExpression(left) && left.name.text === name && ts.isIdentifier(left.expression) &&
+        this.ctx.checker.getSymbolAtLocation(left.expression) === symbol) values.push(n.right);
+    });
+    const evidence = `${shortText(use, 40)} (a slot of the global object) in ${locationOf(this.ctx, use)}`;
+    if (values.length === 0) return this.byType(use, 'injected', `${evidence}, never written in its module`);
+    return values.flatMap((v) => this.origins(v, depth));
   }
 
   /** `this.client`: the field's initialiser, every `this.client = …` in the class and its subclasses, getters. */
