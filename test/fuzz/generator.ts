@@ -1916,7 +1916,15 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
       const clientFile = new Writer(p, st);
       clientFile.stmt(imp === 'alias' ? `import { OpenAI as Api } from ${s('openai')}` : `import OpenAI from ${s('openai')}`);
       clientFile.blank();
-      clientFile.stmt(host === 'exported' ? `export const ${moduleName} = ${construct(0)}` : `export default ${construct(0)}`);
+      // the dev-server singleton (third stream, so other programs stay as they were): a slot of a
+      // typed alias of the global object, written back by its module
+      if (host === 'exported' && new Rng((seed ^ 0x165667b1) | 0).bool(0.3)) {
+        shape(ctx, 'client:global-cache');
+        const cache = `globalFor${moduleName[0].toUpperCase()}${moduleName.slice(1)}`;
+        clientFile.stmt(`const ${cache} = globalThis as unknown as { ${moduleName}?: ${className} }`);
+        clientFile.stmt(`export const ${moduleName} = ${cache}.${moduleName} ?? ${construct(0)}`);
+        clientFile.stmt(`${cache}.${moduleName} = ${moduleName}`);
+      } else clientFile.stmt(host === 'exported' ? `export const ${moduleName} = ${construct(0)}` : `export default ${construct(0)}`);
       if (ctx.exportedResource) clientFile.stmt(`export const ${ctx.exportedResource} = ${moduleName}.chat.completions`);
       // where the client module is, and the specifier the main file imports it by
       let clientPath = 'client.ts';
