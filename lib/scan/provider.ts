@@ -3,6 +3,9 @@
  * its construction across variables, imports, class fields, factories and unions, then reads the
  * client options to decide the provider.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { escapeRegExp } from '../regexp.js';
 import type { Note, Provider } from '../report/model.js';
 import type { ReasonRef } from '../rules/reasons.js';
 import {
@@ -15,7 +18,7 @@ import {
 import { chainOf } from './find-sites.js';
 import { isMockPackage, isOtherSdk } from '../rules/other-sdks.js';
 import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf } from './bindings.js';
-import { type ScanContext, locationOf, resolveClass, isProjectFile } from './context.js';
+import { type ScanContext, locationOf, resolveClass, isProjectFile, relativeFile } from './context.js';
 import { holderOf, invocationsOf, type Invocation } from './injected.js';
 import { requiredExports } from './commonjs.js';
 import { autoImportSources } from './auto-imports.js';
@@ -583,6 +586,13 @@ export class ProviderResolver {
     });
     const evidence = `${shortText(use, 40)} (a slot of the global object) in ${locationOf(this.ctx, use)}`;
     if (values.length === 0) return this.byType(use, 'injected', `${evidence}, never written in its module`);
+    // another module of the run that names the global object and writes a member of that name
+    // may put something else there (a seed script, a test's double)
+    const own = path.normalize(alias.getSourceFile().fileName);
+    const search = this.ctx.callerSearch;
+    const writes = new RegExp(`(?:\\.\\s*${escapeRegExp(name)}|\\[\\s*['"\`]${escapeRegExp(name)}['"\`]\\s*\\])\\s*(?:=(?![=>])|\\?\\?=|\\|\\|=)`);
+    const writer = search?.filesNaming('globalThis').map((f) => path.normalize(f)).find((f) => f !== own && writes.test(readText(f)));
+    if (writer) return this.byType(use, 'injected', `${evidence}; ${relativeFile(this.ctx.cwd, writer)} writes a member ${name} and names the global object too`);
     return values.flatMap((v) => this.origins(v, depth));
   }
 
@@ -1204,3 +1214,13 @@ function bindingRoot(decl: ts.BindingElement): ts.Node | undefined {
   while (ts.isBindingElement(current) || ts.isObjectBindingPattern(current) || ts.isArrayBindingPattern(current)) current = current.parent;
   return current;
 }
+
+/** A file's text, or '' when it cannot be read. */
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
