@@ -21,6 +21,7 @@ import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, 
 import { type ScanContext, locationOf, resolveClass, isProjectFile, relativeFile } from './context.js';
 import { holderOf, invocationsOf, type Invocation } from './injected.js';
 import { requiredExports } from './commonjs.js';
+import { injectToken, tokenProviders } from './di-providers.js';
 import { autoImportSources } from './auto-imports.js';
 
 export type { ReasonRef };
@@ -676,6 +677,8 @@ export class ProviderResolver {
     // a parameter typed with another SDK's class, or only with AzureOpenAI, is what its type says
     const classes = path.length === 0 && param.type ? this.classesOfTypeNode(param.type) : undefined;
     if (!classes || classes.includes('openai')) {
+      const token = path.length === 0 ? injectToken(this.ctx, param) : undefined;
+      if (token) return this.fromToken(param, token, evidence, use, depth);
       const found = this.fromInjected(param, path, leafDefault, depth);
       // a destructured client written again in the function (`client ??= …`): those values too
       const later = 'origins' in found && local ? this.writesTo(param.parent, local, []) : [];
@@ -685,6 +688,19 @@ export class ProviderResolver {
       evidence = `${evidence} (${'why' in found ? found.why : `${local?.text} is written in its function in a way the tool cannot follow`})`;
     }
     return this.fromTyped(param, path.length ? undefined : param.type, evidence, use);
+  }
+
+  /**
+   * A constructor parameter the framework fills by token (`@Inject(OPENAI)`, NestJS or Angular):
+   * what the token's providers in view give, when every one of them can be read.
+   */
+  private fromToken(param: ts.ParameterDeclaration, token: ts.Expression, evidence: string, use: ts.Node | undefined, depth: number): Origin[] {
+    const provided = tokenProviders(this.ctx, token);
+    const why = !provided ? `no provider of ${shortText(token, 30)} in view`
+      : 'pending' in provided ? `the providers of ${shortText(token, 30)} are being looked for`
+      : provided.unreadable;
+    if (provided && 'values' in provided && !why) return provided.values.flatMap((v) => this.origins(v, depth));
+    return this.fromTyped(param, param.type, `${evidence} (injected by token: ${why})`, use);
   }
 
   /**
