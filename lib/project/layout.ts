@@ -355,7 +355,7 @@ function withGeneratedAliases(options: ts.CompilerOptions, json: GeneratedConfig
   ].filter((e): e is string => typeof e === 'string');
   const missing = (pattern: RegExp): boolean => linked.some((e) => pattern.test(e) && !isFile(path.resolve(dir, e)));
   let paths: ts.MapLike<string[]> | undefined;
-  if (missing(/(^|[\\/])\.svelte-kit[\\/]tsconfig\.json$/)) paths = { $lib: ['./src/lib'], '$lib/*': ['./src/lib/*'] };
+  if (missing(/(^|[\\/])\.svelte-kit[\\/]tsconfig\.json$/)) paths = aliasesTo(dir, [['$lib', 'src/lib']]);
   else if (missing(/(^|[\\/])\.nuxt[\\/]tsconfig(\.\w+)?\.json$/)) paths = nuxtAliases(dir);
   if (!paths) return options;
   return {
@@ -366,19 +366,24 @@ function withGeneratedAliases(options: ts.CompilerOptions, json: GeneratedConfig
   } as ts.CompilerOptions;
 }
 
+/** `alias` and `alias/*` mapped to absolute folders under `dir` (a `baseUrl` cannot move them). */
+function aliasesTo(dir: string, aliases: readonly (readonly [string, string])[]): ts.MapLike<string[]> {
+  const paths: ts.MapLike<string[]> = {};
+  for (const [alias, target] of aliases) {
+    const folder = path.join(dir, target);
+    paths[alias] = [folder];
+    paths[`${alias}/*`] = [path.join(folder, '*')];
+  }
+  return paths;
+}
+
 /**
  * Nuxt's default aliases: `~` and `@` the source directory, `~~` and `@@` the root, `#shared` the
  * root's shared/.
  */
 function nuxtAliases(root: string): ts.MapLike<string[]> {
   const src = nuxtSourceDir(root);
-  const at = (dir: string): string => (dir === '.' ? '.' : `./${dir}`);
-  const paths: ts.MapLike<string[]> = {};
-  for (const [alias, target] of [['~', at(src)], ['@', at(src)], ['~~', '.'], ['@@', '.'], ['#shared', './shared']] as const) {
-    paths[alias] = [target];
-    paths[`${alias}/*`] = [`${target}/*`];
-  }
-  return paths;
+  return aliasesTo(root, [['~', src], ['@', src], ['~~', '.'], ['@@', '.'], ['#shared', 'shared']]);
 }
 
 const NUXT_CONFIGS = ['nuxt.config.ts', 'nuxt.config.js', 'nuxt.config.mjs', 'nuxt.config.mts'];
