@@ -22,8 +22,13 @@ function renderLink(ctx: TransformContext, link: ChainLink): string {
 function functionCalls(ctx: TransformContext, link: ChainLink, method: 'filter' | 'find'): string {
   const q = ctx.quote;
   if (isJavaScript(ctx.file)) return `${method}((i) => i.type === ${q}function_call${q})`;
-  const type = link.name.endsWith(':parsed') ? 'ParsedResponseFunctionToolCall' : 'ResponseFunctionToolCall';
+  const type = link.name.includes(':parsed') ? 'ParsedResponseFunctionToolCall' : 'ResponseFunctionToolCall';
   ctx.requireImport({ name: type, module: RESPONSES_TYPES, typeOnly: true });
+  // a result the program typed `any` gives the callback no contextual type: it names its own
+  if (link.name.includes(':any')) {
+    ctx.requireImport({ name: 'ResponseOutputItem', module: RESPONSES_TYPES, typeOnly: true });
+    return `${method}((i: ResponseOutputItem): i is ${type} => i.type === ${q}function_call${q})`;
+  }
   return `${method}((i): i is ${type} => i.type === ${q}function_call${q})`;
 }
 

@@ -99,8 +99,15 @@ export class ResultAnalyzer {
     private readonly parsed = false,
   ) {}
 
+  /**
+   * The result is `any` by the program's own hand (an `any` client or result variable): a
+   * function-call filter written into it needs its parameter typed, or noImplicitAny rejects it.
+   */
+  private untyped = false;
+
   /** Follow the promise a non-streaming call returns. */
   analyze(call: ts.CallExpression): void {
+    this.untyped = declaredAny(this.ctx.checker, call);
     this.promise(call);
     this.finishAliases();
     this.finishDeadBranches();
@@ -395,7 +402,8 @@ export class ResultAnalyzer {
       if (!step.path.length && access.optional && chain.links.length) chain.pendingOptional = true;
       step.path.forEach((name, i) => {
         const optional = i === 0 && (chain.links.length ? access.optional || Boolean(chain.pendingOptional) : chain.rootOptional);
-        chain.links.push({ name: name === TOOL_CALLS_FILTER && this.parsed ? `${name}:parsed` : name, optional, nonNull: false });
+        const suffix = name === TOOL_CALLS_FILTER ? `${this.parsed ? ':parsed' : ''}${this.untyped ? ':any' : ''}` : '';
+        chain.links.push({ name: name + suffix, optional, nonNull: false });
       });
       if (step.path.length) chain.pendingOptional = false;
       chain.accessed.push(access.name);
@@ -1097,3 +1105,25 @@ function freshName(decl: ts.Node, base: string): string {
 }
 
 export { startOf };
+
+/**
+ * `const client: any = new OpenAI()`, `this.client` declared `any`, `… as any`, or
+ * `const r: any = await client.chat.completions.create(…)`: the call's result is `any`.
+ */
+const RESOURCE_PATH: ReadonlySet<string> = new Set(['beta', 'chat', 'completions', 'create', 'parse']);
+
+function declaredAny(checker: ts.TypeChecker, call: ts.CallExpression): boolean {
+  const isAny = (t: ts.TypeNode | undefined) => t?.kind === ts.SyntaxKind.AnyKeyword;
+  const holder = climbWrappers(call).parent;
+  const awaited = ts.isAwaitExpression(holder) ? climbWrappers(holder).parent : holder;
+  if (ts.isVariableDeclaration(awaited) && isAny(awaited.type)) return true;
+  // the receiver: `client` of client.chat.completions.create (or of a cast `(client as any)`)
+  let receiver: ts.Expression = call.expression;
+  while (ts.isPropertyAccessExpression(receiver) && RESOURCE_PATH.has(receiver.name.text)) receiver = receiver.expression;
+  while (ts.isParenthesizedExpression(receiver) || ts.isNonNullExpression(receiver)) receiver = receiver.expression;
+  if (ts.isAsExpression(receiver)) return isAny(receiver.type);
+  const name = ts.isIdentifier(receiver) ? receiver : ts.isPropertyAccessExpression(receiver) ? receiver.name : undefined;
+  const decl = name && checker.getSymbolAtLocation(name)?.declarations?.[0];
+  if (!decl || !(ts.isVariableDeclaration(decl) || ts.isPropertyDeclaration(decl) || ts.isParameter(decl))) return false;
+  return isAny(decl.type) || Boolean(decl.initializer && ts.isAsExpression(decl.initializer) && isAny(decl.initializer.type));
+}
