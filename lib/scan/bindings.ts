@@ -3,7 +3,8 @@
  * `zodResponseFormat` from 'openai/helpers/zod', a `require('openai')` namespace… Classified by the
  * exported name, never the local one (P14: `{ OpenAI: OpenAIApi }` is still the v4+ class).
  */
-import { ts, unwrap, propertyNameText, stringValue, climbWrappers, isWriteReference, walk } from './ast.js';
+import { ts, unwrap, propertyNameText, stringValue, climbWrappers, isWriteReference } from './ast.js';
+import { referencesOf } from './references.js';
 import type { Resolution } from '../project/resolver.js';
 
 /** What the binding questions need: the checker, and how a module specifier resolves. */
@@ -144,7 +145,7 @@ export function bindingOfDeclaration(scope: BindingScope, decl: ts.Declaration, 
   if (ts.isVariableDeclaration(decl) && ts.isIdentifier(decl.name)) {
     // `let OpenAI; try { OpenAI = (await import('openai')).OpenAI } catch …` (corpus: chat-ui's
     // lazily loaded SDK): bound when every value it is given binds the same export
-    const bindings = plainAssignments(scope.checker, decl)?.map((v) => bindingOfExpression(scope, v, depth + 1));
+    const bindings = plainAssignments(scope.checker, decl as ts.VariableDeclaration & { name: ts.Identifier })?.map((v) => bindingOfExpression(scope, v, depth + 1));
     const first = bindings?.[0];
     if (first && first.kind !== 'unresolved' && bindings.every((b) => b && b.kind === first.kind && b.module === first.module && (b.kind !== 'export' || (first.kind === 'export' && b.name === first.name)))) return first;
     return undefined;
@@ -222,20 +223,15 @@ export function sdkClassOf(binding: ModuleBinding | undefined): SdkClass | undef
  * The values `decl` (a variable without initializer) is given in its file, when each write is a
  * plain `name = value`; undefined when one is anything else (`+=`, `++`, a destructuring target).
  */
-function plainAssignments(checker: ts.TypeChecker, decl: ts.VariableDeclaration): ts.Expression[] | undefined {
-  const symbol = checker.getSymbolAtLocation(decl.name);
-  if (!symbol) return undefined;
+function plainAssignments(checker: ts.TypeChecker, decl: ts.VariableDeclaration & { name: ts.Identifier }): ts.Expression[] | undefined {
   const values: ts.Expression[] = [];
-  let other = false;
-  walk(decl.getSourceFile(), (n) => {
-    if (other) return false;
-    if (!ts.isIdentifier(n) || n === decl.name || n.text !== (decl.name as ts.Identifier).text || checker.getSymbolAtLocation(n) !== symbol) return;
-    const node = climbWrappers(n);
+  for (const ref of referencesOf(checker, decl.name)) {
+    const node = climbWrappers(ref);
     const parent = node.parent;
     if (ts.isBinaryExpression(parent) && parent.left === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) values.push(parent.right);
-    else if (isWriteReference(n) || isDestructuringTarget(node)) other = true;
-  });
-  return other ? undefined : values;
+    else if (isWriteReference(ref) || isDestructuringTarget(node)) return undefined;
+  }
+  return values;
 }
 
 /** `[x] = …`, `({ x } = …)`, `for (x of …)`: a write the assignment operator does not show. */

@@ -57,6 +57,7 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
       }
       return files;
     },
+    textOf: read,
     edgeOf(file, name) {
       if (input.layout.isPublished(file)) return 'exported from a published package (its callers live elsewhere)';
       const root = input.layout.importersRootOf(file) ?? path.dirname(file);

@@ -31,6 +31,24 @@ export interface FollowSearch {
   wanted: Set<string>;
   /** W-EDGE: a published package's module, or one `name` is used from outside the paths given. */
   edgeOf(file: string, name: string): string | undefined;
+  /** A file's text as the run read it (undefined when it cannot be read). */
+  textOf(file: string): string | undefined;
+}
+
+/**
+ * The source files of `paths` the program holds, and the ones it lacks: those are asked for
+ * (`wanted`), and the scan loads them and runs again. Without a search nothing is asked for.
+ */
+export function loadedSourceFiles(ctx: ScanContext, paths: Iterable<string>): { files: ts.SourceFile[]; missing: string[] } {
+  const files: ts.SourceFile[] = [];
+  const missing: string[] = [];
+  for (const f of paths) {
+    const sf = ctx.program.getSourceFile(f);
+    if (sf) files.push(sf);
+    else missing.push(f);
+  }
+  for (const f of missing) ctx.callerSearch?.wanted.add(f);
+  return { files, missing };
 }
 
 /** The function a `return` (or an arrow's expression body) at `outer` returns from. */
@@ -118,17 +136,9 @@ export function usesOf(
     if (!search) return { stop: `${name.text} is used from other modules (${locationOf(ctx, name)})` };
     const edge = search.edgeOf(file.fileName, name.text);
     if (edge) return { stop: `${name.text}: ${edge} (${locationOf(ctx, name)})` };
-    const missing: string[] = [];
-    files = [];
-    for (const f of new Set([file.fileName, ...search.filesNaming(name.text)])) {
-      const sf = ctx.program.getSourceFile(f);
-      if (sf) files.push(sf);
-      else missing.push(f);
-    }
-    if (missing.length) {
-      for (const f of missing) search.wanted.add(f);
-      return { stop: `${name.text} is used in files not loaded yet (${locationOf(ctx, name)})` };
-    }
+    const loaded = loadedSourceFiles(ctx, new Set([file.fileName, ...search.filesNaming(name.text)]));
+    if (loaded.missing.length) return { stop: `${name.text} is used in files not loaded yet (${locationOf(ctx, name)})` };
+    files = loaded.files;
   }
   const uses: (ts.Identifier | ts.PrivateIdentifier)[] = [];
   // `export const chat = openai.chat.completions`: the property `.chat` its own initializer reads is not a use

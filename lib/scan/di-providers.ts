@@ -8,6 +8,8 @@
 import { bindingOfExpression, declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
 import { propertyNameText, propertyValue, returnExpressions, stringValue, ts, unwrap, walk } from './ast.js';
+import { loadedSourceFiles } from './callers.js';
+import { symbolOf } from './references.js';
 
 /** The packages whose `Inject` decorator injects by token. */
 const DI_PACKAGES: ReadonlySet<string> = new Set(['@nestjs/common', '@angular/core']);
@@ -38,16 +40,10 @@ export function tokenProviders(ctx: ScanContext, token: ts.Expression): TokenPro
   const search = ctx.callerSearch;
   const key = tokenKey(ctx, token);
   if (!search || !key) return undefined;
-  let pending = false;
   const values: ts.Expression[] = [];
   let unreadable: string | undefined;
-  for (const file of search.filesNaming(key.text)) {
-    const sf = ctx.program.getSourceFile(file);
-    if (!sf) {
-      search.wanted.add(file);
-      pending = true;
-      continue;
-    }
+  const { files, missing } = loadedSourceFiles(ctx, search.filesNaming(key.text));
+  for (const sf of files) {
     walk(sf, (n) => {
       if (!ts.isObjectLiteralExpression(n)) return;
       const provide = propertyValue(n.properties.find((p) => propertyNameText(p.name) === 'provide'));
@@ -57,7 +53,7 @@ export function tokenProviders(ctx: ScanContext, token: ts.Expression): TokenPro
       else unreadable ??= read.why;
     });
   }
-  if (pending) return { pending: true };
+  if (missing.length) return { pending: true };
   if (!values.length && !unreadable) return undefined;
   return { values, unreadable };
 }
@@ -72,17 +68,12 @@ function tokenKey(ctx: ScanContext, token: ts.Expression): Key | undefined {
   // a const whose value is a string (`export const OPENAI = 'OPENAI'`) is that string too
   const decl = declarationOf(ctx.checker, e);
   const value = decl && ts.isVariableDeclaration(decl) && decl.initializer ? stringValue(unwrap(decl.initializer)) : undefined;
-  return { text: e.text, symbol: symbolOf(ctx, e), literal: value };
-}
-
-function symbolOf(ctx: ScanContext, id: ts.Identifier): ts.Symbol | undefined {
-  const s = ctx.checker.getSymbolAtLocation(id);
-  return s && s.flags & ts.SymbolFlags.Alias ? ctx.checker.getAliasedSymbol(s) : s;
+  return { text: e.text, symbol: symbolOf(ctx.checker, e), literal: value };
 }
 
 function sameToken(ctx: ScanContext, key: Key, provide: ts.Expression): boolean {
   const e = unwrap(provide);
-  if (ts.isIdentifier(e)) return key.symbol !== undefined && symbolOf(ctx, e) === key.symbol;
+  if (ts.isIdentifier(e)) return key.symbol !== undefined && symbolOf(ctx.checker, e) === key.symbol;
   const literal = stringValue(e);
   return literal !== undefined && literal === key.literal;
 }

@@ -3,7 +3,6 @@
  * its construction across variables, imports, class fields, factories and unions, then reads the
  * client options to decide the provider.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { escapeRegExp } from '../regexp.js';
 import type { Note, Provider } from '../report/model.js';
@@ -20,6 +19,7 @@ import { isMockPackage, isOtherSdk } from '../rules/other-sdks.js';
 import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf } from './bindings.js';
 import { type ScanContext, locationOf, resolveClass, isProjectFile, relativeFile } from './context.js';
 import { holderOf, invocationsOf, type Invocation } from './injected.js';
+import { loadedSourceFiles } from './callers.js';
 import { requiredExports } from './commonjs.js';
 import { injectToken, tokenProviders } from './di-providers.js';
 import { autoImportSources } from './auto-imports.js';
@@ -438,14 +438,9 @@ export class ProviderResolver {
    */
   private autoImported(id: ts.Identifier): ts.Declaration | undefined {
     const found: ts.Declaration[] = [];
-    let pending = false;
-    for (const file of autoImportSources(id.getSourceFile().fileName)) {
-      const sf = this.ctx.program.getSourceFile(file);
-      if (!sf) {
-        pending = Boolean(this.ctx.callerSearch);
-        this.ctx.callerSearch?.wanted.add(file);
-        continue;
-      }
+    const { files, missing } = loadedSourceFiles(this.ctx, autoImportSources(id.getSourceFile().fileName));
+    const pending = missing.length > 0 && Boolean(this.ctx.callerSearch);
+    for (const sf of files) {
       const exported = this.ctx.checker.getSymbolAtLocation(sf)?.exports?.get(id.escapedText);
       const symbol = exported && exported.flags & ts.SymbolFlags.Alias ? this.ctx.checker.getAliasedSymbol(exported) : exported;
       if (symbol?.declarations?.[0]) found.push(symbol.declarations[0]);
@@ -592,7 +587,7 @@ export class ProviderResolver {
     const own = path.normalize(alias.getSourceFile().fileName);
     const search = this.ctx.callerSearch;
     const writes = new RegExp(`(?:\\.\\s*${escapeRegExp(name)}|\\[\\s*['"\`]${escapeRegExp(name)}['"\`]\\s*\\])\\s*(?:=(?![=>])|\\?\\?=|\\|\\|=)`);
-    const writer = search?.filesNaming('globalThis').map((f) => path.normalize(f)).find((f) => f !== own && writes.test(readText(f)));
+    const writer = search?.filesNaming('globalThis').map((f) => path.normalize(f)).find((f) => f !== own && writes.test(search.textOf(f) ?? ''));
     if (writer) return this.byType(use, 'injected', `${evidence}; ${relativeFile(this.ctx.cwd, writer)} writes a member ${name} and names the global object too`);
     return values.flatMap((v) => this.origins(v, depth));
   }
@@ -1230,13 +1225,3 @@ function bindingRoot(decl: ts.BindingElement): ts.Node | undefined {
   while (ts.isBindingElement(current) || ts.isObjectBindingPattern(current) || ts.isArrayBindingPattern(current)) current = current.parent;
   return current;
 }
-
-/** A file's text, or '' when it cannot be read. */
-function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
