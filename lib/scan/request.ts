@@ -491,7 +491,11 @@ export class RequestAnalyzer {
   }
 }
 
-/** R-NOEQUIV inert values: `undefined`/`null`, `n: 1`, `stop: []`, `logit_bias: {}`, `modalities: ['text']`. */
+/**
+ * R-NOEQUIV inert values: `undefined`/`null`, `n: 1`, `stop: []`, `logit_bias: {}`, `modalities: ['text']`,
+ * and a penalty of `0`: the API's documented default for both penalties, a term that adds nothing to a
+ * token's logit, so dropping it sends the request the model already gets (the spec's list omits it).
+ */
 export function isInert(key: string, value: ts.Expression): boolean {
   const v = unwrap(value);
   const lit = literalValue(v);
@@ -500,6 +504,7 @@ export function isInert(key: string, value: ts.Expression): boolean {
   if (key === 'stop') return ts.isArrayLiteralExpression(v) && v.elements.length === 0;
   if (key === 'logit_bias') return ts.isObjectLiteralExpression(v) && v.properties.length === 0;
   if (key === 'modalities') return ts.isArrayLiteralExpression(v) && v.elements.length === 1 && stringValue(v.elements[0]) === 'text';
+  if (key === 'presence_penalty' || key === 'frequency_penalty') return lit?.kind === 'number' && lit.value === 0;
   return false;
 }
 

@@ -26,7 +26,7 @@
 //   'reasoning.encrypted_content' ignored: it only affects reasoning items, which this fake never produces, and the
 //   spec adds it to every replay unit, M-REPLAY), top_logprobs (only with logprobs on chat, R-LOGPROBS).
 // - R-SAME keys copied; chat-only keys dropped when inert (R-NOEQUIV: null, n:1, stop:[], logit_bias:{},
-//   modalities:['text']), otherwise carried verbatim in `extra` like every unknown key.
+//   modalities:['text'], a penalty of 0), otherwise carried verbatim in `extra` like every unknown key.
 import { has, isObject, str, type Json } from './util.js';
 
 export type CanonicalPart =
@@ -298,6 +298,9 @@ function isInertChatOnly(key: string, value: unknown): boolean {
       return isObject(value) && Object.keys(value).length === 0;
     case 'modalities':
       return Array.isArray(value) && value.length === 1 && value[0] === 'text';
+    case 'presence_penalty':
+    case 'frequency_penalty':
+      return value === 0; // the documented default: a zero term in the token's logit
     default:
       return false;
   }
