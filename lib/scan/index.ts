@@ -23,6 +23,7 @@ import { ProviderResolver, type ReasonRef } from './provider.js';
 import { RequestAnalyzer } from './request.js';
 import { ResultAnalyzer } from './results.js';
 import { StreamAnalyzer } from './streams.js';
+import { ToolsAnalyzer } from './tools.js';
 import { SiteAnalysis } from './site.js';
 import { siteId } from './site-id.js';
 import { invocationsOf } from './indirect.js';
@@ -371,7 +372,10 @@ function analyseSite(
     }
     if (resource && found.direct) throughExportedResource(found.exportedResource!, found.receiver, resource, analysis);
     if (found.direct && ts.isCallExpression(found.call)) {
-      if (found.receiver && resolver.resolve(found.receiver).wrapper) kindsOfParams(found.call, analysis);
+      if (found.receiver && resolver.resolve(found.receiver).wrapper) {
+        kindsOfParams(found.call, analysis);
+        shareToolDefinitions(found.call.arguments[0], analysis, ctx);
+      }
       else analyseSdkCall(found.call, found.method, analysis, ctx, isSite);
     } else if (!found.direct) {
       // not rewritten, but every failing reason of its request and result is still listed (G-ATOMIC)
@@ -437,6 +441,7 @@ function analyseSdkCall(
       const stream = literalValue(propertyValue(object.properties.find((p) => propertyNameText(p.name) === 'stream')));
       if (stream?.kind === 'boolean' && stream.value) analysis.kinds.add('streaming');
     }
+    shareToolDefinitions(params, analysis, ctx);
     return;
   }
   const request = new RequestAnalyzer(ctx, analysis).analyze(call, method, params);
@@ -450,6 +455,21 @@ function analyseSdkCall(
   }
   if (request.stream === 'dynamic') return;
   new ResultAnalyzer(ctx, analysis, isSite, method === 'parse').analyze(call);
+}
+
+/**
+ * A site that stays on Chat (runTools, a wrapper's call) still passes its tool definitions: the
+ * unit keys the tools analysis would give it join it to every site that reshapes the same
+ * definitions, so W-ALL-OR-NOTHING leaves them as they are. Its edits and reasons are discarded.
+ */
+function shareToolDefinitions(params: ts.Expression | undefined, analysis: SiteAnalysis, ctx: ScanContext): void {
+  const object = params && unwrap(params);
+  if (!object || !ts.isObjectLiteralExpression(object)) return;
+  const tools = propertyValue(object.properties.find((p) => propertyNameText(p.name) === 'tools'));
+  if (!tools) return;
+  const probe = new SiteAnalysis(analysis.file);
+  new ToolsAnalyzer(ctx, probe).tools(tools);
+  for (const key of probe.unitKeys) analysis.unitKeys.add(key);
 }
 
 /** Kinds from an inline params object only (wrappers keep their own params and results). */
@@ -634,7 +654,8 @@ function uncoveredCalls(analysed: Analysed[], input: ScanInput): void {
       const missed = feed.calls.find((c) => !reached.get(key)!.has(c));
       if (!missed) continue;
       const at = `${relativeFile(input.cwd, missed.getSourceFile().fileName)}:${missed.getSourceFile().getLineAndCharacterOfPosition(missed.getStart()).line + 1}`;
-      a.analysis.reason('result-escapes', `argument: ${feed.callee} is also called with another value (${at})`);
+      if (feed.tools) a.analysis.reason('params-not-local', `tools (${feed.callee}, also passed at ${at}, where no migrated call reads it)`);
+      else a.analysis.reason('result-escapes', `argument: ${feed.callee} is also called with another value (${at})`);
     }
   }
 }

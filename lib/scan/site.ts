@@ -34,7 +34,7 @@ export class SiteAnalysis {
    * W-FOLLOW into a callee's parameter: per parameter (a unit key), every call of the callee and
    * the calls this site's value reaches. The decision checks that the unit reaches them all.
    */
-  readonly feeds = new Map<string, { calls: readonly ts.Node[]; reached: Set<ts.Node>; callee: string }>();
+  readonly feeds = new Map<string, { calls: readonly ts.Node[]; reached: Set<ts.Node>; callee: string; tools?: true }>();
 
   /**
    * S-DETECT: stream flags every call of their function fixes (the parameter's or binding's
@@ -121,6 +121,16 @@ export class SiteAnalysis {
   feed(key: string, call: ts.Node, calls: readonly ts.Node[], callee: string): void {
     const entry = this.feeds.get(key) ?? { calls, reached: new Set<ts.Node>(), callee };
     entry.reached.add(call);
+    this.feeds.set(key, entry);
+  }
+
+  /**
+   * This site passes `use`, one of `uses`, the places that hand the tool definitions `name` holds
+   * to a request: the decision checks that sites of the unit pass them all (W-ALL-OR-NOTHING).
+   */
+  claimTools(key: string, use: ts.Node, uses: readonly ts.Node[], name: string): void {
+    const entry = this.feeds.get(key) ?? { calls: uses, reached: new Set<ts.Node>(), callee: name, tools: true as const };
+    entry.reached.add(use);
     this.feeds.set(key, entry);
   }
 }

@@ -39,8 +39,11 @@ export class ToolsAnalyzer {
       else if (ts.isCallExpression(e) && this.helper(e)) continue;
       else if (ts.isSpreadElement(e) && ts.isIdentifier(unwrap(e.expression)) && this.localArray(unwrap(e.expression) as ts.Identifier)) {
         this.array(this.localArray(unwrap(e.expression) as ts.Identifier)!);
-      } else if (ts.isIdentifier(e) && this.localObject(e)) this.definition(this.localObject(e)!);
-      else this.site.reason('params-not-local', 'tools');
+      } else if (ts.isIdentifier(e)) {
+        const held = this.heldDefinition(e, array);
+        if (held && ts.isObjectLiteralExpression(held)) this.definition(held);
+        else if (!held || !this.helper(held)) this.site.reason('params-not-local', 'tools');
+      } else this.site.reason('params-not-local', 'tools');
     }
   }
 
@@ -158,28 +161,42 @@ export class ToolsAnalyzer {
       if (isExported(this.ctx.checker, decl.name)) this.site.reason('params-not-local', `tools: ${uses.stop}`);
       return undefined;
     }
+    const passed: ts.Node[] = [];
     for (const ref of uses.uses) {
       const use = climbWrappers(ref);
       const parent = use.parent;
       const isToolsValue = (ts.isShorthandPropertyAssignment(parent) && parent.name.text === 'tools') ||
         (ts.isPropertyAssignment(parent) && parent.initializer === use && propertyNameText(parent.name) === 'tools');
-      if (isToolsValue || ts.isSpreadElement(parent) || isParamsMessagesValue(use)) continue;
-      return undefined;
+      if (isToolsValue || ts.isSpreadElement(parent)) passed.push(ref);
+      else if (!isParamsMessagesValue(use)) return undefined;
     }
     this.retypeCasts(decl.initializer);
-    this.site.share('tools', decl);
+    const key = this.site.share('tools', decl);
+    if (passed.includes(id)) this.site.claimTools(key, id, passed, decl.name.text);
     if (decl.type) this.retype(decl.type);
     return init;
   }
 
-  private localObject(id: ts.Identifier): ts.ObjectLiteralExpression | undefined {
-    const decl = declarationOf(this.ctx.checker, id);
+  /**
+   * A const holding one definition (`{ type: 'function', … }` or `zodFunction(…)`), read only as an
+   * element of tools arrays: this site's, or one a `tools` key or a const holds (whose own uses the
+   * sites check). W-FOLLOW: one exported from another module is followed through its imports.
+   */
+  private heldDefinition(id: ts.Identifier, array: ts.ArrayLiteralExpression): ts.ObjectLiteralExpression | ts.CallExpression | undefined {
+    let decl = declarationOf(this.ctx.checker, id);
+    if (decl && !ts.isVariableDeclaration(decl)) decl = aliasTarget(this.ctx.checker, decl) ?? decl;
     if (!decl || !ts.isVariableDeclaration(decl) || !decl.initializer || !ts.isIdentifier(decl.name)) return undefined;
     const init = unwrap(decl.initializer);
-    if (!ts.isObjectLiteralExpression(init) || isExported(this.ctx.checker, decl.name)) return undefined;
+    if (!ts.isObjectLiteralExpression(init) && !ts.isCallExpression(init)) return undefined;
+    const uses = constUses(decl as ts.VariableDeclaration & { name: ts.Identifier }, this.ctx);
+    if ('stop' in uses) {
+      if (isExported(this.ctx.checker, decl.name)) this.site.reason('params-not-local', `tools: ${uses.stop}`);
+      return undefined;
+    }
+    if (!uses.uses.every((ref) => isToolsElement(climbWrappers(ref), array))) return undefined;
     this.retypeCasts(decl.initializer);
-    if (referencesOf(this.ctx.checker, decl.name).some((r) => !ts.isArrayLiteralExpression(climbWrappers(r).parent))) return undefined;
-    this.site.share('tools', decl);
+    const key = this.site.share('tools', decl);
+    if (uses.uses.includes(id)) this.site.claimTools(key, id, uses.uses, decl.name.text);
     if (decl.type) this.retype(decl.type);
     return init;
   }
@@ -194,6 +211,15 @@ export class ToolsAnalyzer {
     const ref = ts.isArrayTypeNode(type) ? type.elementType : type;
     if (ts.isTypeReferenceNode(ref)) this.site.retypeReference(ref);
   }
+}
+
+/** An element of `array`, or of an array literal a const or a `tools` key holds. */
+function isToolsElement(use: ts.Node, array: ts.ArrayLiteralExpression): boolean {
+  const holder = use.parent;
+  if (!ts.isArrayLiteralExpression(holder)) return false;
+  if (holder === array) return true;
+  const at = climbWrappers(holder).parent;
+  return ts.isVariableDeclaration(at) || (ts.isPropertyAssignment(at) && propertyNameText(at.name) === 'tools');
 }
 
 function valueOf(obj: ts.ObjectLiteralExpression, key: string): ts.Expression | undefined {

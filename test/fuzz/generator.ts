@@ -1194,6 +1194,15 @@ function toolDef(ctx: Ctx, name: string): Obj {
 }
 
 function toolsValue(ctx: Ctx, names: string[]): X {
+  if (ctx.rng.bool(0.15)) {
+    // one const per definition, the array of them written at the call (H-ZODFUNCTION's habit, issue 12)
+    shape(ctx, 'tools:held-definitions');
+    const ids = names.map((n) => `${n === 'get_weather' ? 'weather' : 'product'}Tool`);
+    names.forEach((n, i) => addPrelude(ctx, ids[i], (w) => {
+      w.stmt(`const ${ids[i]}${ann(ctx, typeRef(ctx, 'ChatCompletionTool'))} = ${ctx.p.print(toolDef(ctx, n), 0)}`);
+    }));
+    return arr(ids);
+  }
   if (ctx.rng.bool(0.35)) {
     shape(ctx, 'tools:local');
     const id = `tools${names.length}${names[0] === 'get_weather' ? 'W' : 'P'}`;
