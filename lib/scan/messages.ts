@@ -387,6 +387,9 @@ export class MessagesAnalyzer {
   private hoistable(array: ts.ArrayLiteralExpression): boolean {
     const [first, ...rest] = array.elements.map((e) => unwrap(e as ts.Expression));
     if (!first || !ts.isObjectLiteralExpression(first)) return false;
+    // a system message alone stays in input: a hoist would send `input: []`, which Chat's own
+    // request (one system message) never was, and which the Responses API is not shown to accept
+    if (rest.length === 0) return false;
     const role = stringValue(propertyValue(findKey(first, 'role')));
     if (role !== 'system' && role !== 'developer') return false;
     const content = propertyValue(findKey(first, 'content'));
