@@ -609,16 +609,26 @@ export class ResultAnalyzer {
       for (const e of elements) this.binding(e.name, e.step.to, undefined, [], [...pathOf(chain), e.key]);
       return;
     }
+    if (elements.every((e) => e.step.path.length === 1 && e.step.path[0] === e.key && e.step.to !== 'content')) {
+      // every key is found on the value the initializer becomes (`const { name: fn, arguments: args } =
+      // call.function` → `= call`): the pattern and its names stay, only the initializer changes
+      if (chain.links.length || chain.rootText) this.chainEdit(decl.initializer!, chain, 'O-BIND');
+      for (const e of elements) this.binding(e.name, e.step.to, undefined, [], [...pathOf(chain), e.key]);
+      return;
+    }
     const fresh = freshName(decl, 'response');
     this.site.edit({ op: 'pattern', rule: 'O-BIND', ...this.site.range(pattern), text: fresh });
-    if (chain.links.length || chain.rootText) {
-      const root = this.site.range(chain.root);
-      this.site.edit({ op: 'chain', rule: 'O-BIND', ...this.site.range(decl.initializer!), rootStart: root.start, rootEnd: root.end, tail: chain.links, rootText: chain.rootText });
-    }
+    if (chain.links.length || chain.rootText) this.chainEdit(decl.initializer!, chain, 'O-BIND');
     for (const e of elements) {
       const links: ChainLink[] = e.step.path.map((name) => ({ name, optional: false, nonNull: false }));
       this.bindingWithRoot(e.name, e.step.to, fresh, links, [...pathOf(chain), e.key]);
     }
+  }
+
+  /** The value `node` holds is rewritten to the chain's Responses links. */
+  private chainEdit(node: ts.Node, chain: Chain, rule: 'O-BIND'): void {
+    const root = this.site.range(chain.root);
+    this.site.edit({ op: 'chain', rule, ...this.site.range(node), rootStart: root.start, rootEnd: root.end, tail: chain.links, rootText: chain.rootText });
   }
 
   /** Follow a destructured name whose reads are rewritten to start at a fresh identifier. */
