@@ -2,8 +2,10 @@
  * W-FOLLOW through `Promise.all` (corpus: 3rd-devs' assistant runs two thoughts at once):
  * `const [a, b] = await Promise.all([create(…), create(…)])`, casts allowed
  * (`as [ChatCompletion, ChatCompletion]`). The promise at index i resolves to the name bound at
- * index i. Every element must be a request of the same unit (a site call, or a call of the function
- * being followed), since a cast on the tuple is retyped as a whole.
+ * index i. A cast or an annotation on the tuple is retyped as a whole, so with one every element
+ * must be a request of the same unit (a site call, or a call of the function being followed);
+ * without, the other elements are other work done meanwhile (`Promise.all([create(…), saveMessage(…)])`,
+ * estore's chat), untouched, and only this promise's name is followed.
  */
 import { ts, climbWrappers, unwrap } from './ast.js';
 
@@ -25,7 +27,8 @@ export function promiseAllSlot(checker: ts.TypeChecker, promise: ts.Node, sameUn
   const array = promise.parent;
   if (!ts.isArrayLiteralExpression(array)) return undefined;
   const index = array.elements.indexOf(promise as ts.Expression);
-  if (index < 0 || array.elements.some((e) => ts.isSpreadElement(e) || ts.isOmittedExpression(e) || !sameUnit(unwrap(e)))) return undefined;
+  if (index < 0 || array.elements.some((e) => ts.isSpreadElement(e) || ts.isOmittedExpression(e))) return undefined;
+  const allOfUnit = array.elements.every((e) => sameUnit(unwrap(e)));
   const call = climbWrappers(array).parent;
   if (!ts.isCallExpression(call) || call.arguments.length !== 1 || unwrap(call.arguments[0]) !== array || !isGlobalPromiseAll(checker, call.expression)) return undefined;
   const awaited = climbWrappers(call).parent;
@@ -33,6 +36,7 @@ export function promiseAllSlot(checker: ts.TypeChecker, promise: ts.Node, sameUn
   const outer = climbWrappers(awaited);
   const decl = outer.parent;
   if (!ts.isVariableDeclaration(decl) || decl.initializer !== outer || !ts.isArrayBindingPattern(decl.name)) return undefined;
+  if (!allOfUnit && (outer !== awaited || decl.type)) return undefined;
   const elements = decl.name.elements;
   if (elements.length > array.elements.length) return undefined;
   if (elements.some((e) => !ts.isOmittedExpression(e) && (e.dotDotDotToken || e.initializer || !ts.isIdentifier(e.name)))) return undefined;

@@ -19,6 +19,7 @@ import { callersOf, feedParameter, MAX_HOPS, returningFunction } from './callers
 import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import { ResultAnalyzer, useOf } from './results.js';
+import { promiseAllSlot } from './promise-all.js';
 import type { SiteAnalysis } from './site.js';
 
 /** Where the SDK exports its Stream class (v4 to v7 spellings). */
@@ -64,6 +65,16 @@ export class StreamAnalyzer {
     if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
       for (const ref of this.references(parent.name)) this.raw(ref);
       return;
+    }
+    if (ts.isArrayLiteralExpression(parent)) {
+      // `const [stream, saved] = await Promise.all([create({ stream: true }), save(…)])`: the name at its index
+      const slot = promiseAllSlot(this.ctx.checker, outer, (e) => this.isSiteCall(e));
+      if (slot) {
+        this.site.share('promise-all', slot.array);
+        if (this.site.retypeCasts(slot.awaited, slot.outer, 'stream-handoff') === 'escape') return;
+        if (slot.name) for (const ref of this.references(slot.name)) this.stream(ref);
+        return;
+      }
     }
     this.handoff(outer, (n) => this.raw(n), true);
   }

@@ -921,6 +921,13 @@ function createBlock(ctx: Ctx, name: string): Block {
             w.stmt(`return (${v} as any).choices[0].message.content as string | null`);
             break;
           }
+          if (binding === 'const' && receiver === 'direct' && !ignore && ctx.x.bool(0.06)) {
+            // awaited together with other work (W-FOLLOW through Promise.all): only its name is followed
+            shape(ctx, 'promise:all-beside-other-work');
+            w.stmt(`const [${v}, ${fresh('size')}] = await Promise.all([${c}, Promise.resolve(q.length)])`);
+            resultReads(ctx, w, v);
+            break;
+          }
           w.stmt(`${binding} ${v} = await ${c}`);
           resultReads(ctx, w, v);
         }
