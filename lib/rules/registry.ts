@@ -355,10 +355,10 @@ export const RULES: readonly RuleInfo[] = [
     },
   },
   {
-    id: 'S-TEXT', summary: "stream loops: delta content → the output_text.delta event, with the S-FAILED guard first; a statement process.stdout.write(delta ?? '') → if (ev.type === 'response.output_text.delta') process.stdout.write(ev.delta)",
+    id: 'S-TEXT', summary: "stream loops: delta content → the output_text.delta event, with the S-FAILED guard first; a statement process.stdout.write(delta ?? '') or text += delta ?? '' (a local string) → if (ev.type === 'response.output_text.delta') process.stdout.write(ev.delta) / text += ev.delta",
     example: {
       before: "const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], stream: true });\nlet out = '';\nfor await (const chunk of stream) {\n  out += chunk.choices[0]?.delta?.content ?? '';\n}\nreturn out;",
-      after: "const stream = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], stream: true, store: false });\nlet out = '';\nfor await (const chunk of stream) {\n  if (chunk.type === 'error') throw new Error(chunk.message);\n  if (chunk.type === 'response.failed') throw new Error(chunk.response.error?.message ?? 'Response failed');\n  out += (chunk.type === 'response.output_text.delta' ? chunk.delta : undefined) ?? '';\n}\nreturn out;",
+      after: "const stream = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], stream: true, store: false });\nlet out = '';\nfor await (const chunk of stream) {\n  if (chunk.type === 'error') throw new Error(chunk.message);\n  if (chunk.type === 'response.failed') throw new Error(chunk.response.error?.message ?? 'Response failed');\n  if (chunk.type === 'response.output_text.delta') out += chunk.delta;\n}\nreturn out;",
     },
   },
   {

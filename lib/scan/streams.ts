@@ -14,7 +14,8 @@ import {
 import {
   ts, climbWrappers, unwrap, stringValue, numberValue, startOf, isInside, isFunctionLike, isBooleanContext, isEquality, isWriteReference, returnExpressions, shortText,
 } from './ast.js';
-import { bindingOfExpression } from './bindings.js';
+import { bindingOfExpression, declarationOf } from './bindings.js';
+import { isStringTyped } from './types.js';
 import { callersOf, feedParameter, MAX_HOPS, returningFunction } from './callers.js';
 import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
@@ -418,12 +419,14 @@ export class StreamAnalyzer {
    * (an encoding: a callback would not be called). Under an `if`, an added `if` could take its
    * `else`: the expression form stays there, as everywhere else.
    */
-  private emptyWrite(outer: ts.Node): { call: ts.CallExpression; arg: ts.Node } | undefined {
+  private emptyWrite(outer: ts.Node): { call: ts.Expression; arg: ts.Node } | undefined {
     const fallback = outer.parent;
     if (!ts.isBinaryExpression(fallback) || fallback.left !== outer || stringValue(fallback.right) !== '') return undefined;
     const op = fallback.operatorToken.kind;
     if (op !== ts.SyntaxKind.BarBarToken && op !== ts.SyntaxKind.QuestionQuestionToken) return undefined;
     const arg = climbWrappers(fallback);
+    const append = this.emptyAppend(arg);
+    if (append) return { call: append, arg };
     const call = arg.parent;
     if (!ts.isCallExpression(call) || call.arguments[0] !== arg || call.questionDotToken) return undefined;
     if (call.arguments.slice(1).some((a) => stringValue(a) === undefined)) return undefined;
@@ -441,6 +444,22 @@ export class StreamAnalyzer {
     const declarations = this.ctx.checker.getSymbolAtLocation(callee)?.declarations ?? [];
     if (declarations.some((d) => !d.getSourceFile().isDeclarationFile)) return undefined;
     return { call, arg };
+  }
+
+  /**
+   * S-TEXT, accumulated: `text += <read> ?? '';` (or `|| ''`), a statement of its own, becomes
+   * `if (<text event>) text += <event>.delta;`. Appending `''` to a string variable changes
+   * nothing, so skipping it on the other events is the same; a target that is not a local
+   * string variable (a property with a setter, a value that `+= ''` would turn into a string)
+   * keeps the expression form.
+   */
+  private emptyAppend(arg: ts.Node): ts.BinaryExpression | undefined {
+    const append = arg.parent;
+    if (!ts.isBinaryExpression(append) || append.right !== arg || append.operatorToken.kind !== ts.SyntaxKind.PlusEqualsToken) return undefined;
+    const statement = append.parent;
+    if (!ts.isExpressionStatement(statement) || ts.isIfStatement(statement.parent) || ts.isLabeledStatement(statement.parent)) return undefined;
+    if (!ts.isIdentifier(append.left) || !ts.isVariableDeclaration(declarationOf(this.ctx.checker, append.left) ?? append)) return undefined;
+    return isStringTyped(this.ctx.checker, append.left) === 'yes' ? append : undefined;
   }
 
   /**
