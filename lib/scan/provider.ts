@@ -61,6 +61,8 @@ const CONSTRUCTED_UNKNOWN: ReadonlySet<string> = new Set(['runtime-base-url', 'o
 export class ProviderResolver {
   private readonly cache = new Map<ts.Node, Origin[]>();
   private readonly active = new Set<ts.Node>();
+  /** The modules Nuxt auto-imports, per directory of a file: the lookup reads the disk. */
+  private readonly autoImports = new Map<string, string[]>();
 
   constructor(private readonly ctx: ScanContext) {}
 
@@ -438,7 +440,11 @@ export class ProviderResolver {
    */
   private autoImported(id: ts.Identifier): ts.Declaration | undefined {
     const found: ts.Declaration[] = [];
-    const { files, missing } = loadedSourceFiles(this.ctx, autoImportSources(id.getSourceFile().fileName));
+    const file = id.getSourceFile().fileName;
+    const dir = path.dirname(file);
+    let sources = this.autoImports.get(dir);
+    if (!sources) this.autoImports.set(dir, (sources = autoImportSources(file)));
+    const { files, missing } = loadedSourceFiles(this.ctx, sources);
     const pending = missing.length > 0 && Boolean(this.ctx.callerSearch);
     for (const sf of files) {
       const exported = this.ctx.checker.getSymbolAtLocation(sf)?.exports?.get(id.escapedText);
