@@ -224,14 +224,33 @@ export function sdkClassOf(binding: ModuleBinding | undefined): SdkClass | undef
  * plain `name = value`; undefined when one is anything else (`+=`, `++`, a destructuring target).
  */
 function plainAssignments(checker: ts.TypeChecker, decl: ts.VariableDeclaration & { name: ts.Identifier }): ts.Expression[] | undefined {
+  return assignedValues(checker, decl, PLAIN_ASSIGNMENT);
+}
+
+const PLAIN_ASSIGNMENT: ReadonlySet<ts.SyntaxKind> = new Set([ts.SyntaxKind.EqualsToken]);
+/** `=`, and the logical assignments whose value is either the old one or the right side (`x ??= new OpenAI()`). */
+const VALUE_ASSIGNMENTS: ReadonlySet<ts.SyntaxKind> = new Set([
+  ts.SyntaxKind.EqualsToken, ts.SyntaxKind.QuestionQuestionEqualsToken, ts.SyntaxKind.BarBarEqualsToken, ts.SyntaxKind.AmpersandAmpersandEqualsToken,
+]);
+
+/**
+ * The values a variable's writes give it, when each is an assignment of one of `operators`; undefined
+ * when another write hides its value (`x += …`, `[x] = …`, `for (x of …)`, `x++`).
+ */
+function assignedValues(checker: ts.TypeChecker, decl: ts.VariableDeclaration & { name: ts.Identifier }, operators: ReadonlySet<ts.SyntaxKind>): ts.Expression[] | undefined {
   const values: ts.Expression[] = [];
   for (const ref of referencesOf(checker, decl.name)) {
     const node = climbWrappers(ref);
     const parent = node.parent;
-    if (ts.isBinaryExpression(parent) && parent.left === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) values.push(parent.right);
+    if (ts.isBinaryExpression(parent) && parent.left === node && operators.has(parent.operatorToken.kind)) values.push(parent.right);
     else if (isWriteReference(ref) || isDestructuringTarget(node)) return undefined;
   }
   return values;
+}
+
+/** The values assigned to a variable besides its initializer (`=`, `??=`, `||=`, `&&=`), or undefined (assignedValues). */
+export function valuesAssignedTo(checker: ts.TypeChecker, decl: ts.VariableDeclaration & { name: ts.Identifier }): ts.Expression[] | undefined {
+  return assignedValues(checker, decl, VALUE_ASSIGNMENTS);
 }
 
 /** `[x] = …`, `({ x } = …)`, `for (x of …)`: a write the assignment operator does not show. */

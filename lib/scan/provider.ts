@@ -16,7 +16,7 @@ import {
 } from './ast.js';
 import { chainOf } from './find-sites.js';
 import { isMockPackage, isOtherSdk } from '../rules/other-sdks.js';
-import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf } from './bindings.js';
+import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf, valuesAssignedTo } from './bindings.js';
 import { type ScanContext, locationOf, resolveClass, isProjectFile, relativeFile } from './context.js';
 import { holderOf, invocationsOf, type Invocation } from './injected.js';
 import { loadedSourceFiles } from './callers.js';
@@ -459,7 +459,9 @@ export class ProviderResolver {
       if (!ts.isIdentifier(decl.name)) return this.byType(use, 'injected', `${shortText(use, 30)} in ${locationOf(this.ctx, use)}`);
       const values: ts.Expression[] = [];
       if (decl.initializer) values.push(decl.initializer);
-      values.push(...this.assignmentsTo(decl));
+      const assigned = decl.parent.flags & ts.NodeFlags.Const ? [] : valuesAssignedTo(this.ctx.checker, decl as ts.VariableDeclaration & { name: ts.Identifier });
+      if (!assigned) return this.byType(decl.name, 'injected', `${decl.name.text} in ${locationOf(this.ctx, decl)} (also written by a destructuring, compound or loop assignment)`);
+      values.push(...assigned);
       if (values.length === 0) return this.byType(decl.name, 'injected', `${decl.name.text} in ${locationOf(this.ctx, decl)} (never assigned in view)`);
       return values.flatMap((v) => this.origins(v, depth));
     }
@@ -499,19 +501,6 @@ export class ProviderResolver {
   }
 
   /** `x = …`, `x ??= …` assignments to a variable anywhere in its file. */
-  private assignmentsTo(decl: ts.VariableDeclaration): ts.Expression[] {
-    if (decl.parent.flags & ts.NodeFlags.Const) return [];
-    const symbol = this.ctx.checker.getSymbolAtLocation(decl.name);
-    const out: ts.Expression[] = [];
-    walk(decl.getSourceFile(), (n) => {
-      if (ts.isIdentifier(n) && n !== decl.name && isWriteReference(n) && this.ctx.checker.getSymbolAtLocation(n) === symbol) {
-        const parent = climbWrappers(n).parent;
-        if (ts.isBinaryExpression(parent)) out.push(parent.right);
-      }
-    });
-    return out;
-  }
-
   private bindingElementValue(decl: ts.BindingElement): ts.Expression | undefined {
     const pattern = decl.parent;
     const holder = pattern.parent;
