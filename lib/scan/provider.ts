@@ -16,7 +16,7 @@ import {
 } from './ast.js';
 import { chainOf } from './find-sites.js';
 import { isMockPackage, isOtherSdk } from '../rules/other-sdks.js';
-import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf, valuesAssignedTo } from './bindings.js';
+import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, isDestructuringTarget, sdkClassOf, valuesAssignedTo } from './bindings.js';
 import { type ScanContext, locationOf, resolveClass, isProjectFile, relativeFile } from './context.js';
 import { holderOf, invocationsOf, type Invocation } from './injected.js';
 import { loadedSourceFiles } from './callers.js';
@@ -596,6 +596,7 @@ export class ProviderResolver {
     let typed: ts.PropertyDeclaration | undefined;
     let subclassSwapsProvider = false;
     const annotations: ts.TypeNode[] = [];
+    let hidden: ts.Node | undefined;
     for (const c of classes) {
       for (const m of c.members) {
         if (ts.isPropertyDeclaration(m) && propertyNameText(m.name) === name) {
@@ -613,12 +614,16 @@ export class ProviderResolver {
         }
       }
       // `this.x = …`, the lazy `this.x ??= …` / `this.x ||= …`, and a static field written through
-      // the class name (`Cls.x = …`, `Cls.#x ??= …`)
+      // the class name (`Cls.x = …`, `Cls.#x ??= …`); a write whose value no right side shows
+      // (`[this.x] = …`, `for (this.x of …)`, `Object.assign(this, opts)`) leaves the field unproven
       walk(c, (n) => {
-        if (ts.isBinaryExpression(n) && FIELD_WRITES.has(n.operatorToken.kind)) {
-          const left = unwrap(n.left);
-          if (ts.isPropertyAccessExpression(left) && left.name.text === name && this.namesClass(left.expression, c)) values.push(n.right);
-        }
+        if (ts.isCallExpression(n) && this.assignsInto(n, c, name)) hidden ??= n;
+        const field = ts.isPropertyAccessExpression(n) ? n.name.text : ts.isElementAccessExpression(n) ? stringValue(n.argumentExpression) : undefined;
+        if (field !== name || !this.namesClass((n as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression, c)) return;
+        const outer = climbWrappers(n);
+        const parent = outer.parent;
+        if (ts.isBinaryExpression(parent) && parent.left === outer && FIELD_WRITES.has(parent.operatorToken.kind)) values.push(parent.right);
+        else if (isWriteReference(n) || isDestructuringTarget(outer)) hidden ??= n;
       });
       if (c !== cls && c.getText().includes('baseURL')) subclassSwapsProvider = true;
     }
@@ -630,6 +635,7 @@ export class ProviderResolver {
       return [{ kind: 'foreign', evidence: `${evidence} is declared as ${shortText(annotations[0], 30)}, another SDK's class` }];
     }
     if (subclassSwapsProvider) return [subclassUnknown(`${evidence}; a subclass changes baseURL`)];
+    if (hidden) return this.byType(use, 'injected', `${evidence} (also written in ${locationOf(this.ctx, hidden)}, with a value no assignment shows)`);
     const out = values.flatMap((v) => this.origins(v, depth));
     if (injected) out.push(...this.fromParameter(injected, [], undefined, `this.${name} is a constructor parameter in ${locationOf(this.ctx, injected)}`, undefined, depth));
     if (out.length === 0) {
@@ -637,6 +643,19 @@ export class ProviderResolver {
       return this.byType(use, 'injected', `${evidence} (never assigned in view)`);
     }
     return out;
+  }
+
+  /** `Object.assign(this, …)` (or onto the class) whose sources may hold `name`. */
+  private assignsInto(call: ts.CallExpression, cls: ts.ClassLikeDeclaration, name: string): boolean {
+    const callee = unwrap(call.expression);
+    if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'assign' || !isGlobal(this.ctx.checker, callee.expression, 'Object')) return false;
+    const [target, ...sources] = call.arguments;
+    if (!target || !this.namesClass(target, cls)) return false;
+    return sources.some((src) => {
+      const obj = unwrap(src);
+      if (!ts.isObjectLiteralExpression(obj)) return true;
+      return obj.properties.some((p) => !p.name || ts.isComputedPropertyName(p.name) || propertyNameText(p.name) === name);
+    });
   }
 
   /** `this` inside the class, or the class's own name (a static member written as `Cls.x`). */
