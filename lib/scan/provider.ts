@@ -20,6 +20,7 @@ import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, 
 import { type ScanContext, locationOf, resolveClass, isProjectFile, relativeFile } from './context.js';
 import { holderOf, invocationsOf, type Invocation } from './injected.js';
 import { loadedSourceFiles } from './callers.js';
+import { referencesOf } from './references.js';
 import { requiredExports } from './commonjs.js';
 import { injectToken, tokenProviders } from './di-providers.js';
 import { autoImportSources } from './auto-imports.js';
@@ -531,7 +532,11 @@ export class ProviderResolver {
     if (name) {
       const obj = ts.isObjectLiteralExpression(object) ? object : this.localObject(object);
       const value = obj && propertyValue(obj.properties.find((p) => propertyNameText(p.name) === name));
-      if (value) return this.origins(value, depth);
+      if (value) {
+        const written = ts.isIdentifier(object) ? this.memberWrites(object, name) : [];
+        if (!Array.isArray(written)) return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)} (also written in ${locationOf(this.ctx, written.at)}, with a value no assignment shows)`);
+        return [value, ...written].flatMap((v) => this.origins(v, depth));
+      }
     }
     // `options.client` of a parameter: what every caller passes there (W-INJECTED)
     if (name && ts.isIdentifier(object)) {
@@ -617,7 +622,7 @@ export class ProviderResolver {
       // the class name (`Cls.x = …`, `Cls.#x ??= …`); a write whose value no right side shows
       // (`[this.x] = …`, `for (this.x of …)`, `Object.assign(this, opts)`) leaves the field unproven
       walk(c, (n) => {
-        if (ts.isCallExpression(n) && this.assignsInto(n, c, name)) hidden ??= n;
+        if (ts.isCallExpression(n) && this.assignsInto(n, (t) => this.namesClass(t, c), name)) hidden ??= n;
         const field = ts.isPropertyAccessExpression(n) ? n.name.text : ts.isElementAccessExpression(n) ? stringValue(n.argumentExpression) : undefined;
         if (field !== name || !this.namesClass((n as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression, c)) return;
         const outer = climbWrappers(n);
@@ -645,12 +650,37 @@ export class ProviderResolver {
     return out;
   }
 
-  /** `Object.assign(this, …)` (or onto the class) whose sources may hold `name`. */
-  private assignsInto(call: ts.CallExpression, cls: ts.ClassLikeDeclaration, name: string): boolean {
+  /**
+   * The values a local object holder's member is given after its literal (`deps.client = …`,
+   * `deps['client'] ??= …`), or where a write hides the value: the holder reassigned, the member
+   * destructured into, `Object.assign(deps, …)` whose sources may hold it.
+   */
+  private memberWrites(holder: ts.Identifier, name: string): ts.Expression[] | { at: ts.Node } {
+    const decl = declarationOf(this.ctx.checker, holder);
+    if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return [];
+    const values: ts.Expression[] = [];
+    for (const ref of referencesOf(this.ctx.checker, decl.name)) {
+      const outer = climbWrappers(ref);
+      if (isWriteReference(ref) || isDestructuringTarget(outer)) return { at: ref };
+      const call = outer.parent;
+      if (ts.isCallExpression(call) && call.arguments[0] === outer && this.assignsInto(call, (t) => t === outer, name)) return { at: call };
+      const access = outer.parent;
+      const member = ts.isPropertyAccessExpression(access) ? access.name.text : ts.isElementAccessExpression(access) ? stringValue(access.argumentExpression) : undefined;
+      if ((!ts.isPropertyAccessExpression(access) && !ts.isElementAccessExpression(access)) || access.expression !== outer || member !== name) continue;
+      const target = climbWrappers(access);
+      const parent = target.parent;
+      if (ts.isBinaryExpression(parent) && parent.left === target && FIELD_WRITES.has(parent.operatorToken.kind)) values.push(parent.right);
+      else if (isWriteReference(access) || isDestructuringTarget(target)) return { at: access };
+    }
+    return values;
+  }
+
+  /** `Object.assign(<target>, …)` whose sources may hold `name`. */
+  private assignsInto(call: ts.CallExpression, isTarget: (e: ts.Expression) => boolean, name: string): boolean {
     const callee = unwrap(call.expression);
     if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'assign' || !isGlobal(this.ctx.checker, callee.expression, 'Object')) return false;
     const [target, ...sources] = call.arguments;
-    if (!target || !this.namesClass(target, cls)) return false;
+    if (!target || !isTarget(target)) return false;
     return sources.some((src) => {
       const obj = unwrap(src);
       if (!ts.isObjectLiteralExpression(obj)) return true;
