@@ -229,7 +229,7 @@ function plainAssignments(checker: ts.TypeChecker, decl: ts.VariableDeclaration 
 
 const PLAIN_ASSIGNMENT: ReadonlySet<ts.SyntaxKind> = new Set([ts.SyntaxKind.EqualsToken]);
 /** `=`, and the logical assignments whose value is either the old one or the right side (`x ??= new OpenAI()`). */
-const VALUE_ASSIGNMENTS: ReadonlySet<ts.SyntaxKind> = new Set([
+export const VALUE_ASSIGNMENTS: ReadonlySet<ts.SyntaxKind> = new Set([
   ts.SyntaxKind.EqualsToken, ts.SyntaxKind.QuestionQuestionEqualsToken, ts.SyntaxKind.BarBarEqualsToken, ts.SyntaxKind.AmpersandAmpersandEqualsToken,
 ]);
 
@@ -240,12 +240,23 @@ const VALUE_ASSIGNMENTS: ReadonlySet<ts.SyntaxKind> = new Set([
 function assignedValues(checker: ts.TypeChecker, decl: ts.VariableDeclaration & { name: ts.Identifier }, operators: ReadonlySet<ts.SyntaxKind>): ts.Expression[] | undefined {
   const values: ts.Expression[] = [];
   for (const ref of referencesOf(checker, decl.name)) {
-    const node = climbWrappers(ref);
-    const parent = node.parent;
-    if (ts.isBinaryExpression(parent) && parent.left === node && operators.has(parent.operatorToken.kind)) values.push(parent.right);
-    else if (isWriteReference(ref) || isDestructuringTarget(node)) return undefined;
+    const written = writtenValue(ref, operators);
+    if (written === 'hidden') return undefined;
+    if (written) values.push(written);
   }
   return values;
+}
+
+/**
+ * What a write to `node` (a name or a member access) gives it: the right side of an assignment of
+ * one of `operators`; 'hidden' for a write whose value no right side shows (`x += …`, `[x] = …`,
+ * `for (x of …)`, `x++`); undefined when `node` is read, not written.
+ */
+export function writtenValue(node: ts.Node, operators: ReadonlySet<ts.SyntaxKind> = VALUE_ASSIGNMENTS): ts.Expression | 'hidden' | undefined {
+  const outer = climbWrappers(node);
+  const parent = outer.parent;
+  if (ts.isBinaryExpression(parent) && parent.left === outer && operators.has(parent.operatorToken.kind)) return parent.right;
+  return isWriteReference(node) || isDestructuringTarget(outer) ? 'hidden' : undefined;
 }
 
 /** The values assigned to a variable besides its initializer (`=`, `??=`, `||=`, `&&=`), or undefined (assignedValues). */
@@ -254,7 +265,7 @@ export function valuesAssignedTo(checker: ts.TypeChecker, decl: ts.VariableDecla
 }
 
 /** `[x] = …`, `({ x } = …)`, `for (x of …)`: a write the assignment operator does not show. */
-export function isDestructuringTarget(node: ts.Node): boolean {
+function isDestructuringTarget(node: ts.Node): boolean {
   let child = node;
   let parent = node.parent;
   while (parent && (ts.isArrayLiteralExpression(parent) || ts.isObjectLiteralExpression(parent) || ts.isShorthandPropertyAssignment(parent) ||

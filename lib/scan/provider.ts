@@ -11,12 +11,12 @@ import {
   AZURE_DEPLOYMENTS, AZURE_HOST, AZURE_V1_SUFFIX, SDK_BASE_URL_ENV, SDK_DEFAULT_BASE_URL, isOpenAIHost,
 } from '../rules/providers.js';
 import {
-  ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, isWriteReference, climbWrappers, returnExpressions,
+  ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, isWriteReference, climbWrappers, returnExpressions, accessName,
   isAssignmentOperator,
 } from './ast.js';
 import { chainOf } from './find-sites.js';
 import { isMockPackage, isOtherSdk } from '../rules/other-sdks.js';
-import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, isDestructuringTarget, sdkClassOf, valuesAssignedTo } from './bindings.js';
+import { VALUE_ASSIGNMENTS, aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf, valuesAssignedTo, writtenValue } from './bindings.js';
 import { type ScanContext, locationOf, resolveClass, isProjectFile, relativeFile } from './context.js';
 import { holderOf, invocationsOf, type Invocation } from './injected.js';
 import { loadedSourceFiles } from './callers.js';
@@ -501,7 +501,6 @@ export class ProviderResolver {
     return this.byType(use, 'injected', `${shortText(use, 30)} in ${locationOf(this.ctx, use)}`);
   }
 
-  /** `x = …`, `x ??= …` assignments to a variable anywhere in its file. */
   private bindingElementValue(decl: ts.BindingElement): ts.Expression | undefined {
     const pattern = decl.parent;
     const holder = pattern.parent;
@@ -575,7 +574,7 @@ export class ProviderResolver {
     const symbol = this.ctx.checker.getSymbolAtLocation(alias.name);
     const values: ts.Expression[] = [];
     walk(alias.getSourceFile(), (n) => {
-      if (!ts.isBinaryExpression(n) || !FIELD_WRITES.has(n.operatorToken.kind)) return;
+      if (!ts.isBinaryExpression(n) || !VALUE_ASSIGNMENTS.has(n.operatorToken.kind)) return;
       const left = unwrap(n.left);
       if (ts.isPropertyAccessExpression(left) && left.name.text === name && ts.isIdentifier(left.expression) &&
         this.ctx.checker.getSymbolAtLocation(left.expression) === symbol) values.push(n.right);
@@ -623,12 +622,10 @@ export class ProviderResolver {
       // (`[this.x] = …`, `for (this.x of …)`, `Object.assign(this, opts)`) leaves the field unproven
       walk(c, (n) => {
         if (ts.isCallExpression(n) && this.assignsInto(n, (t) => this.namesClass(t, c), name)) hidden ??= n;
-        const field = ts.isPropertyAccessExpression(n) ? n.name.text : ts.isElementAccessExpression(n) ? stringValue(n.argumentExpression) : undefined;
-        if (field !== name || !this.namesClass((n as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression, c)) return;
-        const outer = climbWrappers(n);
-        const parent = outer.parent;
-        if (ts.isBinaryExpression(parent) && parent.left === outer && FIELD_WRITES.has(parent.operatorToken.kind)) values.push(parent.right);
-        else if (isWriteReference(n) || isDestructuringTarget(outer)) hidden ??= n;
+        if (accessName(n) !== name || !this.namesClass((n as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression, c)) return;
+        const written = writtenValue(n);
+        if (written === 'hidden') hidden ??= n;
+        else if (written) values.push(written);
       });
       if (c !== cls && c.getText().includes('baseURL')) subclassSwapsProvider = true;
     }
@@ -660,17 +657,14 @@ export class ProviderResolver {
     if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return [];
     const values: ts.Expression[] = [];
     for (const ref of referencesOf(this.ctx.checker, decl.name)) {
+      if (writtenValue(ref) !== undefined) return { at: ref }; // the holder itself written
       const outer = climbWrappers(ref);
-      if (isWriteReference(ref) || isDestructuringTarget(outer)) return { at: ref };
-      const call = outer.parent;
-      if (ts.isCallExpression(call) && call.arguments[0] === outer && this.assignsInto(call, (t) => t === outer, name)) return { at: call };
-      const access = outer.parent;
-      const member = ts.isPropertyAccessExpression(access) ? access.name.text : ts.isElementAccessExpression(access) ? stringValue(access.argumentExpression) : undefined;
-      if ((!ts.isPropertyAccessExpression(access) && !ts.isElementAccessExpression(access)) || access.expression !== outer || member !== name) continue;
-      const target = climbWrappers(access);
-      const parent = target.parent;
-      if (ts.isBinaryExpression(parent) && parent.left === target && FIELD_WRITES.has(parent.operatorToken.kind)) values.push(parent.right);
-      else if (isWriteReference(access) || isDestructuringTarget(target)) return { at: access };
+      const parent = outer.parent;
+      if (ts.isCallExpression(parent) && parent.arguments[0] === outer && this.assignsInto(parent, (t) => t === outer, name)) return { at: parent };
+      if (accessName(parent) !== name || (parent as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression !== outer) continue;
+      const written = writtenValue(parent);
+      if (written === 'hidden') return { at: parent };
+      if (written) values.push(written);
     }
     return values;
   }
@@ -754,7 +748,7 @@ export class ProviderResolver {
     const write = (target: ts.Node, rest: readonly string[]): void => {
       const parent = target.parent;
       if (!ts.isBinaryExpression(parent) || parent.left !== target || !isAssignmentOperator(parent.operatorToken.kind)) return;
-      if (FIELD_WRITES.has(parent.operatorToken.kind)) out.push({ value: parent.right, rest, by: `${shortText(parent.left, 30)} = … in ${locationOf(this.ctx, parent)}` });
+      if (VALUE_ASSIGNMENTS.has(parent.operatorToken.kind)) out.push({ value: parent.right, rest, by: `${shortText(parent.left, 30)} = … in ${locationOf(this.ctx, parent)}` });
       else opaque = true;
     };
     walk(fn, (n) => {
@@ -1196,10 +1190,6 @@ function isUndefinedLike(e: ts.Expression): boolean {
   return (ts.isIdentifier(e) && e.text === 'undefined') || e.kind === ts.SyntaxKind.NullKeyword;
 }
 
-/** Operators that store their right-hand side in a field: `=`, and the lazy `??=`, `||=`, `&&=`. */
-const FIELD_WRITES: ReadonlySet<ts.SyntaxKind> = new Set([
-  ts.SyntaxKind.EqualsToken, ts.SyntaxKind.QuestionQuestionEqualsToken, ts.SyntaxKind.BarBarEqualsToken, ts.SyntaxKind.AmpersandAmpersandEqualsToken,
-]);
 
 function isConditional(node: ts.Node, decl: ts.Node): boolean {
   let current = node.parent;

@@ -118,8 +118,8 @@ export class SiteAnalysis {
   }
 
   /** This site's value is the argument of `call`, one of `calls` (every call of the callee). */
-  feed(key: string, call: ts.Node, calls: readonly ts.Node[], callee: string): void {
-    const entry = this.feeds.get(key) ?? { calls, reached: new Set<ts.Node>(), callee };
+  feed(key: string, call: ts.Node, calls: readonly ts.Node[], callee: string, tools = false): void {
+    const entry = this.feeds.get(key) ?? { calls, reached: new Set<ts.Node>(), callee, ...(tools ? { tools: true as const } : {}) };
     entry.reached.add(call);
     this.feeds.set(key, entry);
   }
@@ -129,9 +129,7 @@ export class SiteAnalysis {
    * to a request: the decision checks that sites of the unit pass them all (W-ALL-OR-NOTHING).
    */
   claimTools(key: string, use: ts.Node, uses: readonly ts.Node[], name: string): void {
-    const entry = this.feeds.get(key) ?? { calls: uses, reached: new Set<ts.Node>(), callee: name, tools: true as const };
-    entry.reached.add(use);
-    this.feeds.set(key, entry);
+    this.feed(key, use, uses, name, true);
   }
 }
 

@@ -458,7 +458,8 @@ export class StreamAnalyzer {
     if (!ts.isBinaryExpression(append) || append.right !== arg || append.operatorToken.kind !== ts.SyntaxKind.PlusEqualsToken) return undefined;
     const statement = append.parent;
     if (!ts.isExpressionStatement(statement) || ts.isIfStatement(statement.parent) || ts.isLabeledStatement(statement.parent)) return undefined;
-    if (!ts.isIdentifier(append.left) || !ts.isVariableDeclaration(declarationOf(this.ctx.checker, append.left) ?? append)) return undefined;
+    const target = ts.isIdentifier(append.left) ? declarationOf(this.ctx.checker, append.left) : undefined;
+    if (!target || !ts.isVariableDeclaration(target)) return undefined;
     return isStringTyped(this.ctx.checker, append.left) === 'yes' ? append : undefined;
   }
 
