@@ -11,12 +11,12 @@ import {
   AZURE_DEPLOYMENTS, AZURE_HOST, AZURE_V1_SUFFIX, SDK_BASE_URL_ENV, SDK_DEFAULT_BASE_URL, isOpenAIHost,
 } from '../rules/providers.js';
 import {
-  ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, isWriteReference, climbWrappers, returnExpressions, accessName,
+  ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, climbWrappers, returnExpressions, accessName,
   isAssignmentOperator,
 } from './ast.js';
 import { chainOf } from './find-sites.js';
 import { isMockPackage, isOtherSdk } from '../rules/other-sdks.js';
-import { VALUE_ASSIGNMENTS, aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf, valuesAssignedTo, writtenValue } from './bindings.js';
+import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf, valuesAssignedTo, writtenValue } from './bindings.js';
 import { type ScanContext, locationOf, resolveClass, isProjectFile, relativeFile } from './context.js';
 import { holderOf, invocationsOf, type Invocation } from './injected.js';
 import { loadedSourceFiles } from './callers.js';
@@ -55,6 +55,8 @@ const MAX_DEPTH = 24;
 
 /** W-INJECTED: the clients the calls of a parameter's holder pass, or why they cannot all be seen. */
 type Injected = { origins: Origin[] } | { why: string };
+/** A value written into a client variable or options object, and the path still to follow inside it. */
+type Write = { value: ts.Expression; rest: readonly string[]; by: string };
 
 /** `provider-unknown` details that still describe a client the SDK constructs in view. */
 const CONSTRUCTED_UNKNOWN: ReadonlySet<string> = new Set(['runtime-base-url', 'options-spread', 'subclass', 'model-hint']);
@@ -532,21 +534,27 @@ export class ProviderResolver {
       const obj = ts.isObjectLiteralExpression(object) ? object : this.localObject(object);
       const value = obj && propertyValue(obj.properties.find((p) => propertyNameText(p.name) === name));
       if (value) {
-        const written = ts.isIdentifier(object) ? this.memberWrites(object, name) : [];
-        if (!Array.isArray(written)) return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)} (also written in ${locationOf(this.ctx, written.at)}, with a value no assignment shows)`);
-        return [value, ...written].flatMap((v) => this.origins(v, depth));
+        // and what is written there after the literal: `deps.client = …`, `deps['client'] ??= …`
+        const holder = ts.isIdentifier(object) ? declarationOf(this.ctx.checker, object) : undefined;
+        const written = holder && ts.isVariableDeclaration(holder) && ts.isIdentifier(holder.name) ? this.writesTo(holder.getSourceFile(), holder.name, [name]) : [];
+        if ('hidden' in written) return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)} (also written in ${locationOf(this.ctx, written.hidden)}, with a value no assignment shows)`);
+        return [...this.origins(value, depth), ...written.flatMap((w) => this.valueAt(w.value, w.rest, undefined, w.by, depth))];
       }
     }
     // `options.client` of a parameter: what every caller passes there (W-INJECTED)
+    let unproven: string | undefined;
     if (name && ts.isIdentifier(object)) {
       const param = declarationOf(this.ctx.checker, object);
       if (param && ts.isParameter(param) && ts.isIdentifier(param.name) && !(param.type && this.classesOfTypeNode(param.type))) {
         const found = this.fromInjected(param, [name], undefined, depth);
         if ('origins' in found) return found.origins;
+        unproven = found.why;
       }
     }
     const symbol = this.ctx.checker.getSymbolAtLocation(ts.isPropertyAccessExpression(expr) ? expr.name : expr.argumentExpression);
     const decl = symbol?.declarations?.[0];
+    // its type is then all that is known, and the report says why the callers did not prove it
+    if (unproven && decl && ts.isPropertySignature(decl)) return this.fromTyped(decl, decl.type, `${shortText(expr, 30)} is declared by an interface in ${locationOf(this.ctx, decl)} (${unproven})`);
     if (decl && isProjectFile(decl.getSourceFile())) return this.fromDeclaration(decl, expr, depth);
     return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)}`);
   }
@@ -566,20 +574,15 @@ export class ProviderResolver {
   }
 
   /**
-   * A slot of that alias holds what its module writes there (`alias.openai = …`, `??=`, `||=`) or
-   * nothing yet; the write of the value being defined is the cycle that adds nothing. Another
-   * module could write the global too, so a slot its own module never writes is not followed.
+   * A slot of that alias holds what its module writes there (`alias.openai = …`, `??=`, `||=`,
+   * `alias['openai'] = …`) or nothing yet, unless a write hides the value (`[alias.openai] = …`);
+   * the write of the value being defined is the cycle that adds nothing. Another module could
+   * write the global too, so a slot its own module never writes is not followed.
    */
   private fromGlobalCache(alias: ts.VariableDeclaration, name: string, use: ts.Node, depth: number): Origin[] {
-    const symbol = this.ctx.checker.getSymbolAtLocation(alias.name);
-    const values: ts.Expression[] = [];
-    walk(alias.getSourceFile(), (n) => {
-      if (!ts.isBinaryExpression(n) || !VALUE_ASSIGNMENTS.has(n.operatorToken.kind)) return;
-      const left = unwrap(n.left);
-      if (ts.isPropertyAccessExpression(left) && left.name.text === name && ts.isIdentifier(left.expression) &&
-        this.ctx.checker.getSymbolAtLocation(left.expression) === symbol) values.push(n.right);
-    });
     const evidence = `${shortText(use, 40)} (a slot of the global object) in ${locationOf(this.ctx, use)}`;
+    const values = ts.isIdentifier(alias.name) ? this.writesTo(alias.getSourceFile(), alias.name, [name]) : [];
+    if ('hidden' in values) return this.byType(use, 'injected', `${evidence}, also written in ${locationOf(this.ctx, values.hidden)} with a value no assignment shows`);
     if (values.length === 0) return this.byType(use, 'injected', `${evidence}, never written in its module`);
     // another module of the run that names the global object and writes a member of that name
     // may put something else there (a seed script, a test's double)
@@ -588,7 +591,7 @@ export class ProviderResolver {
     const writes = new RegExp(`(?:\\.\\s*${escapeRegExp(name)}|\\[\\s*['"\`]${escapeRegExp(name)}['"\`]\\s*\\])\\s*(?:=(?![=>])|\\?\\?=|\\|\\|=)`);
     const writer = search?.filesNaming('globalThis').map((f) => path.normalize(f)).find((f) => f !== own && writes.test(search.textOf(f) ?? ''));
     if (writer) return this.byType(use, 'injected', `${evidence}; ${relativeFile(this.ctx.cwd, writer)} writes a member ${name} and names the global object too`);
-    return values.flatMap((v) => this.origins(v, depth));
+    return values.flatMap((w) => this.valueAt(w.value, w.rest, undefined, w.by, depth));
   }
 
   /** `this.client`: the field's initialiser, every `this.client = …` in the class and its subclasses, getters. */
@@ -647,28 +650,6 @@ export class ProviderResolver {
     return out;
   }
 
-  /**
-   * The values a local object holder's member is given after its literal (`deps.client = …`,
-   * `deps['client'] ??= …`), or where a write hides the value: the holder reassigned, the member
-   * destructured into, `Object.assign(deps, …)` whose sources may hold it.
-   */
-  private memberWrites(holder: ts.Identifier, name: string): ts.Expression[] | { at: ts.Node } {
-    const decl = declarationOf(this.ctx.checker, holder);
-    if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return [];
-    const values: ts.Expression[] = [];
-    for (const ref of referencesOf(this.ctx.checker, decl.name)) {
-      if (writtenValue(ref) !== undefined) return { at: ref }; // the holder itself written
-      const outer = climbWrappers(ref);
-      const parent = outer.parent;
-      if (ts.isCallExpression(parent) && parent.arguments[0] === outer && this.assignsInto(parent, (t) => t === outer, name)) return { at: parent };
-      if (accessName(parent) !== name || (parent as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression !== outer) continue;
-      const written = writtenValue(parent);
-      if (written === 'hidden') return { at: parent };
-      if (written) values.push(written);
-    }
-    return values;
-  }
-
   /** `Object.assign(<target>, …)` whose sources may hold `name`. */
   private assignsInto(call: ts.CallExpression, isTarget: (e: ts.Expression) => boolean, name: string): boolean {
     const callee = unwrap(call.expression);
@@ -715,10 +696,10 @@ export class ProviderResolver {
       const found = this.fromInjected(param, path, leafDefault, depth);
       // a destructured client written again in the function (`client ??= …`): those values too
       const later = 'origins' in found && local ? this.writesTo(param.parent, local, []) : [];
-      if ('origins' in found && later !== 'opaque') {
+      if ('origins' in found && !('hidden' in later)) {
         return [...found.origins, ...later.flatMap((w) => this.valueAt(w.value, w.rest, undefined, w.by, depth))];
       }
-      evidence = `${evidence} (${'why' in found ? found.why : `${local?.text} is written in its function in a way the tool cannot follow`})`;
+      evidence = `${evidence} (${'why' in found ? found.why : `${local?.text} is also written in ${locationOf(this.ctx, (later as { hidden: ts.Node }).hidden)}, with a value no assignment shows`})`;
     }
     return this.fromTyped(param, path.length ? undefined : param.type, evidence, use);
   }
@@ -737,33 +718,37 @@ export class ProviderResolver {
   }
 
   /**
-   * The values a parameter (or its `path[0]` member) is given inside its own function: `client =
-   * …`, `client ??= …`, `options.client = …`; 'opaque' for a write the tool cannot read (`+=`, `++`).
+   * The values a variable, parameter or options object (or its member at `path`) is given in
+   * `scope`: `client = …`, `client ??= …`, `options.client = …`, `options['client'] ||= …`; or
+   * where a write hides the value (`+=`, `[options.client] = …`, `Object.assign(options, overrides)`).
    */
-  private writesTo(fn: ts.Node, id: ts.Identifier, path: readonly string[]): { value: ts.Expression; rest: readonly string[]; by: string }[] | 'opaque' {
+  private writesTo(scope: ts.Node, id: ts.Identifier, path: readonly string[]): Write[] | { hidden: ts.Node } {
     const symbol = this.ctx.checker.getSymbolAtLocation(id);
     if (!symbol) return [];
-    const out: { value: ts.Expression; rest: readonly string[]; by: string }[] = [];
-    let opaque = false;
-    const write = (target: ts.Node, rest: readonly string[]): void => {
-      const parent = target.parent;
-      if (!ts.isBinaryExpression(parent) || parent.left !== target || !isAssignmentOperator(parent.operatorToken.kind)) return;
-      if (VALUE_ASSIGNMENTS.has(parent.operatorToken.kind)) out.push({ value: parent.right, rest, by: `${shortText(parent.left, 30)} = … in ${locationOf(this.ctx, parent)}` });
-      else opaque = true;
+    const out: Write[] = [];
+    let hidden: ts.Node | undefined;
+    // one write: its right side at what is left of the path, or a value no right side shows
+    const record = (target: ts.Node, rest: readonly string[]): void => {
+      const written = writtenValue(target);
+      if (written === 'hidden') hidden = target;
+      else if (written) out.push({ value: written, rest, by: `${shortText(climbWrappers(target), 30)} = … in ${locationOf(this.ctx, target)}` });
     };
-    walk(fn, (n) => {
-      if (opaque) return false;
+    walk(scope, (n) => {
+      if (hidden) return false;
       if (!ts.isIdentifier(n) || n === id || n.text !== id.text || this.ctx.checker.getSymbolAtLocation(n) !== symbol) return undefined;
-      const outer = climbWrappers(n);
-      if (isWriteReference(n)) {
-        if (ts.isBinaryExpression(outer.parent)) write(outer, path);
-        else opaque = true;
-      } else if (path.length && ts.isPropertyAccessExpression(outer.parent) && outer.parent.expression === outer && outer.parent.name.text === path[0]) {
-        write(climbWrappers(outer.parent), path.slice(1));
+      record(n, path);
+      // down the path: `options.client`, `options['client']`, `options.a.client`
+      let holder = climbWrappers(n);
+      for (let i = 0; i < path.length && !hidden; i++) {
+        const parent = holder.parent;
+        if (ts.isCallExpression(parent) && parent.arguments[0] === holder && this.assignsInto(parent, (t) => t === holder, path[i])) hidden = parent;
+        if (accessName(parent) !== path[i] || (parent as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression !== holder) break;
+        record(parent, path.slice(i + 1));
+        holder = climbWrappers(parent);
       }
       return undefined;
     });
-    return opaque ? 'opaque' : out;
+    return hidden ? { hidden } : out;
   }
 
   private fromInjected(param: ts.ParameterDeclaration, path: readonly string[], leafDefault: ts.Expression | undefined, depth: number): Injected {
@@ -795,7 +780,7 @@ export class ProviderResolver {
     if (found.calls.length === 0) return { why: `${holder.name} is never ${verb} in view` };
     // the parameter written in its own function (`client = wrap(client)`, `options.client ??= …`)
     const written = ts.isIdentifier(param.name) ? this.writesTo(fn, param.name, path) : [];
-    if (written === 'opaque') return { why: `${param.name.getText()} is written in ${holder.name} in a way the tool cannot follow` };
+    if ('hidden' in written) return { why: `${param.name.getText()} is also written in ${locationOf(this.ctx, written.hidden)}, with a value no assignment shows` };
     const index = fn.parameters.filter((p) => !(ts.isIdentifier(p.name) && p.name.text === 'this')).indexOf(param);
     // one origin per distinct client, naming the calls that pass it
     const groups = new Map<string, { origin: Origin; by: string[] }>();
@@ -851,7 +836,7 @@ export class ProviderResolver {
     const decl = local && declarationOf(this.ctx.checker, e as ts.Identifier);
     if (local && decl && ts.isVariableDeclaration(decl) && ts.isIdentifier(decl.name)) {
       const later = this.writesTo(decl.getSourceFile(), decl.name, path);
-      if (later === 'opaque') return this.unknown(e, 'injected', `${by} passes options written in a way the tool cannot follow`);
+      if ('hidden' in later) return this.unknown(e, 'injected', `${by} passes options also written in ${locationOf(this.ctx, later.hidden)}, with a value no assignment shows`);
       return [...this.valueAt(local, path, leafDefault, by, depth), ...later.flatMap((w) => this.valueAt(w.value, w.rest, undefined, w.by, depth))];
     }
     if (ts.isObjectLiteralExpression(e)) {
