@@ -13,7 +13,7 @@ import {
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, isFunctionLike, climbWrappers, startOf, walk,
   isBooleanContext, isEquality, isWriteReference, shortText, isConsoleCallee, isConsoleArgument, isAccess, isTypeAssertion,
-  isJavaScriptFile,
+  isJavaScriptFile, accessName, accessNameNode,
 } from './ast.js';
 import { declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
@@ -136,7 +136,7 @@ export class ResultAnalyzer {
    */
   private deadRead(node: ts.Node, guard: ts.Node): void {
     const outer = climbWrappers(node);
-    if (this.site.retypeCasts(node, outer, 'result-escapes') === 'escape') return;
+    if (this.site.retypeCasts(node, outer, 'result-escapes', this.ctx) === 'escape') return;
     if (outer.parent === guard) {
       this.deadBranches.push({ guard, at: node });
       return;
@@ -164,7 +164,7 @@ export class ResultAnalyzer {
 
   private promise(node: ts.Node, part: Part = COMPLETION): void {
     const outer = climbWrappers(node);
-    if (this.site.retypeCasts(node, outer, 'result-escapes') === 'escape') return;
+    if (this.site.retypeCasts(node, outer, 'result-escapes', this.ctx) === 'escape') return;
     const parent = outer.parent;
     if (ts.isAwaitExpression(parent)) {
       const target = this.assignedVariable(parent);
@@ -193,7 +193,7 @@ export class ResultAnalyzer {
       const slot = promiseAllSlot(this.ctx.checker, outer, (e) => this.sameRequest(e, outer));
       if (slot) {
         this.site.share('promise-all', slot.array); // the tuple's cast is one (G-UNIT)
-        if (this.site.retypeCasts(slot.awaited, slot.outer, 'result-escapes') === 'escape') return;
+        if (this.site.retypeCasts(slot.awaited, slot.outer, 'result-escapes', this.ctx) === 'escape') return;
         if (slot.name) this.binding(slot.name, part.shape, undefined, [], part.path);
         return;
       }
@@ -663,7 +663,7 @@ export class ResultAnalyzer {
 
   /** H-TYPES on an annotation of a followed value; Chat types without an equivalent escape (result-escapes:type). */
   private retypeAnnotation(type: ts.TypeNode | undefined): 'ok' | 'escape' {
-    return this.site.retypeAnnotation(type, 'result-escapes');
+    return this.site.retypeAnnotation(type, 'result-escapes', this.ctx);
   }
 
 
@@ -1127,12 +1127,13 @@ function declaredAny(checker: ts.TypeChecker, call: ts.CallExpression): boolean 
   const holder = climbWrappers(call).parent;
   const awaited = ts.isAwaitExpression(holder) ? climbWrappers(holder).parent : holder;
   if (ts.isVariableDeclaration(awaited) && isAny(awaited.type)) return true;
-  // the receiver: `client` of client.chat.completions.create (or of a cast `(client as any)`)
+  // the receiver: `client` of client.chat.completions.create or client['chat']['completions'].create
+  // (or of a cast `(client as any)`), `this.client` or `this['client']`
   let receiver: ts.Expression = call.expression;
-  while (ts.isPropertyAccessExpression(receiver) && RESOURCE_PATH.has(receiver.name.text)) receiver = receiver.expression;
+  while (isAccess(receiver) && RESOURCE_PATH.has(accessName(receiver) ?? '')) receiver = receiver.expression;
   while (ts.isParenthesizedExpression(receiver) || ts.isNonNullExpression(receiver)) receiver = receiver.expression;
   if (ts.isAsExpression(receiver)) return isAny(receiver.type);
-  const name = ts.isIdentifier(receiver) ? receiver : ts.isPropertyAccessExpression(receiver) ? receiver.name : undefined;
+  const name = ts.isIdentifier(receiver) ? receiver : isAccess(receiver) ? accessNameNode(receiver) : undefined;
   const decl = name && checker.getSymbolAtLocation(name)?.declarations?.[0];
   if (!decl || !(ts.isVariableDeclaration(decl) || ts.isPropertyDeclaration(decl) || ts.isParameter(decl))) return false;
   return isAny(decl.type) || Boolean(decl.initializer && ts.isAsExpression(decl.initializer) && isAny(decl.initializer.type));

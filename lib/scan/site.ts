@@ -4,7 +4,8 @@ import type { Kind } from '../options.js';
 import type { Edit } from '../plan.js';
 import type { Note } from '../report/model.js';
 import { TYPE_RENAMES } from '../rules/results.js';
-import { ts, isTypeAssertion, startOf, walk } from './ast.js';
+import { ts, isTypeAssertion, shortText, startOf, walk } from './ast.js';
+import { isProjectFile, locationOf, type ScanContext } from './context.js';
 import type { ReasonCode, ReasonRef } from '../rules/reasons.js';
 import type { RuleId } from '../rules/ids.js';
 
@@ -83,10 +84,17 @@ export class SiteAnalysis {
   /**
    * H-TYPES on a whole annotation (`Promise<ChatCompletion>`, `Stream<ChatCompletionChunk>`): every
    * Chat type reference in it; one without an equivalent means the value leaves the unit, reported
-   * with `code` (`result-escapes:type`, `stream-handoff:type`).
+   * with `code` (`result-escapes:type`, `stream-handoff:type`). So does a type the program wrote for
+   * the Chat shape, which the tool cannot retype: `(c: { function: { name: string } }) => c.name`
+   * would not compile.
    */
-  retypeAnnotation(type: ts.TypeNode | undefined, code: 'result-escapes' | 'stream-handoff'): 'ok' | 'escape' {
+  retypeAnnotation(type: ts.TypeNode | undefined, code: 'result-escapes' | 'stream-handoff', ctx: ScanContext): 'ok' | 'escape' {
     if (!type) return 'ok';
+    const own = ownShapeType(ctx.checker, type);
+    if (own) {
+      this.reason(code, `type: ${shortText(own, 40)} is the program's own type for the Chat value (${locationOf(ctx, own)})`);
+      return 'escape';
+    }
     const refs: ts.TypeReferenceNode[] = ts.isTypeReferenceNode(type) ? [type] : [];
     walk(type, (n) => {
       if (ts.isTypeReferenceNode(n)) refs.push(n);
@@ -101,11 +109,11 @@ export class SiteAnalysis {
    * wrappers climbWrappers steps over): `stream as AsyncIterable<ChatCompletionChunk>` is retyped
    * with the value, or reported with `code` when a type has no equivalent.
    */
-  retypeCasts(inner: ts.Node, outer: ts.Node, code: 'result-escapes' | 'stream-handoff'): 'ok' | 'escape' {
+  retypeCasts(inner: ts.Node, outer: ts.Node, code: 'result-escapes' | 'stream-handoff', ctx: ScanContext): 'ok' | 'escape' {
     let result: 'ok' | 'escape' = 'ok';
     for (let n: ts.Node = inner; n !== outer && n.parent; n = n.parent) {
       const p = n.parent;
-      if (isTypeAssertion(p) && this.retypeAnnotation(p.type, code) === 'escape') result = 'escape';
+      if (isTypeAssertion(p) && this.retypeAnnotation(p.type, code, ctx) === 'escape') result = 'escape';
     }
     return result;
   }
@@ -136,4 +144,26 @@ export class SiteAnalysis {
 /** The Responses counterpart of a Chat type reference (`OpenAI.ChatCompletion` → `Response`), when it names one (H-TYPES). */
 export function responsesTypeOf(ref: ts.TypeReferenceNode): (typeof TYPE_RENAMES)[string] | undefined {
   return ownEntry(TYPE_RENAMES, ts.isIdentifier(ref.typeName) ? ref.typeName.text : ref.typeName.right.text);
+}
+
+/**
+ * A type literal, or a type declared in the project (interface, alias, class, enum), in an
+ * annotation, outside the type arguments of a Chat type (`ParsedChatCompletion<Answer>`: the parsed
+ * type is the program's own on both sides). Type parameters and library types pass.
+ */
+function ownShapeType(checker: ts.TypeChecker, type: ts.TypeNode): ts.TypeNode | undefined {
+  let found: ts.TypeNode | undefined;
+  const visit = (n: ts.Node): boolean => {
+    if (ts.isTypeLiteralNode(n) || ts.isMappedTypeNode(n)) found = n;
+    else if (ts.isTypeReferenceNode(n)) {
+      if (responsesTypeOf(n)) return false;
+      let symbol = checker.getSymbolAtLocation(ts.isIdentifier(n.typeName) ? n.typeName : n.typeName.right);
+      if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+      const decl = symbol?.declarations?.[0];
+      if (decl && !ts.isTypeParameterDeclaration(decl) && isProjectFile(decl.getSourceFile())) found = n;
+    }
+    return !found;
+  };
+  if (visit(type)) walk(type, visit);
+  return found;
 }

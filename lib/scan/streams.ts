@@ -60,7 +60,7 @@ export class StreamAnalyzer {
   /** The value of `await create({ stream: true })`, or the promise itself. */
   private raw(node: ts.Node): void {
     const outer = climbWrappers(node);
-    if (this.site.retypeCasts(node, outer, 'stream-handoff') === 'escape') return;
+    if (this.site.retypeCasts(node, outer, 'stream-handoff', this.ctx) === 'escape') return;
     const parent = outer.parent;
     if (ts.isAwaitExpression(parent)) return this.stream(parent);
     if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
@@ -72,7 +72,7 @@ export class StreamAnalyzer {
       const slot = promiseAllSlot(this.ctx.checker, outer, (e) => this.isSiteCall(e));
       if (slot) {
         this.site.share('promise-all', slot.array);
-        if (this.site.retypeCasts(slot.awaited, slot.outer, 'stream-handoff') === 'escape') return;
+        if (this.site.retypeCasts(slot.awaited, slot.outer, 'stream-handoff', this.ctx) === 'escape') return;
         if (slot.name) for (const ref of this.references(slot.name)) this.stream(ref);
         return;
       }
@@ -83,7 +83,7 @@ export class StreamAnalyzer {
   /** A Stream<ChatCompletionChunk> value: iterated, aborted, or handed off. */
   private stream(node: ts.Node): void {
     const outer = climbWrappers(node);
-    if (this.site.retypeCasts(node, outer, 'stream-handoff') === 'escape') return;
+    if (this.site.retypeCasts(node, outer, 'stream-handoff', this.ctx) === 'escape') return;
     const parent = outer.parent;
     if (ts.isForOfStatement(parent) && parent.expression === outer && parent.awaitModifier) return this.loop(parent);
     if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
@@ -115,7 +115,7 @@ export class StreamAnalyzer {
       const fed = feedParameter(this.ctx, this.site, outer, this.paramsFollowed, this.hops, 'stream-handoff');
       if (fed === 'done') return;
       if (fed) {
-        if (fed.type) this.site.retypeAnnotation(fed.type, 'stream-handoff');
+        if (fed.type) this.site.retypeAnnotation(fed.type, 'stream-handoff', this.ctx);
         this.hops++;
         for (const ref of this.references(fed.name)) follow(ref);
         this.hops--;
@@ -129,7 +129,7 @@ export class StreamAnalyzer {
       if (fn && callers && !('stop' in callers) && !this.returnsFollowed.has(fn)) {
         this.returnsFollowed.add(fn);
         this.site.share('returns', fn);
-        if (fn.type) this.site.retypeAnnotation(fn.type, 'stream-handoff');
+        if (fn.type) this.site.retypeAnnotation(fn.type, 'stream-handoff', this.ctx);
         const async = !isPromise && Boolean(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Async);
         this.hops++;
         // an async function hands its callers a promise of the stream it returns
@@ -164,7 +164,7 @@ export class StreamAnalyzer {
 
   private helper(node: ts.Node): void {
     const outer = climbWrappers(node);
-    if (this.site.retypeCasts(node, outer, 'stream-handoff') === 'escape') return;
+    if (this.site.retypeCasts(node, outer, 'stream-handoff', this.ctx) === 'escape') return;
     const parent = outer.parent;
     if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
       for (const ref of this.references(parent.name)) this.helper(ref);
@@ -397,7 +397,7 @@ export class StreamAnalyzer {
           const fed = feedParameter(this.ctx, this.site, outer, this.paramsFollowed, this.hops, 'stream-handoff');
           if (fed === 'done') return;
           if (fed) {
-            if (fed.type) this.site.retypeAnnotation(fed.type, 'stream-handoff');
+            if (fed.type) this.site.retypeAnnotation(fed.type, 'stream-handoff', this.ctx);
             this.hops++;
             for (const ref of this.references(fed.name)) this.chunk(ref, 'chunk', { root: ref, accessed: [], usageLinks: [], path: chain.path });
             this.hops--;
