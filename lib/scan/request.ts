@@ -124,13 +124,7 @@ export class RequestAnalyzer {
     this.site.share('params', returned.object);
     this.builder = { fn, call };
     if (returned.holder?.type) this.retype(returned.holder.type);
-    for (const signature of signaturesOf(this.ctx.checker, fn)) {
-      const type = signature.type!;
-      if (ts.isTypeReferenceNode(type)) this.retype(type);
-      walk(type, (n) => {
-        if (ts.isTypeReferenceNode(n)) this.retype(n);
-      });
-    }
+    for (const signature of signaturesOf(this.ctx.checker, fn)) this.retype(signature.type!);
     return returned.object;
   }
 
@@ -149,9 +143,18 @@ export class RequestAnalyzer {
     for (const type of castTypes(arg)) this.retype(type);
   }
 
-  /** H-TYPES on a params annotation. Other annotations (e.g. a project interface) are left alone. */
+  /**
+   * H-TYPES on a params annotation, cast or builder signature: its Chat params types are retyped
+   * (also inside `Promise<…>` or `Omit<…>`). A type of the program's own (a type literal, an
+   * interface) describes the Chat keys and cannot be retyped: the site stays, saying where.
+   */
   private retype(type: ts.TypeNode): void {
-    if (ts.isTypeReferenceNode(type)) this.site.retypeReference(type, (name) => name.startsWith('ChatCompletionCreateParams'));
+    if (this.site.keepsOwnParamsType(type, 'params', this.ctx)) return;
+    const refs: ts.TypeReferenceNode[] = ts.isTypeReferenceNode(type) ? [type] : [];
+    walk(type, (n) => {
+      if (ts.isTypeReferenceNode(n)) refs.push(n);
+    });
+    for (const ref of refs) this.site.retypeReference(ref, (name) => name.startsWith('ChatCompletionCreateParams'));
   }
 
   private collect(obj: ts.ObjectLiteralExpression, conditional: boolean, top: boolean, out: Collected, depth: number): void {

@@ -105,6 +105,17 @@ export class SiteAnalysis {
   }
 
   /**
+   * H-TYPES on the annotation or cast of params the rewrite reshapes (the params object, tools):
+   * a type of the program's own names the Chat keys and cannot be retyped, so the site stays
+   * (`params-not-local:<what> (typed …)`); true when it did.
+   */
+  keepsOwnParamsType(type: ts.TypeNode, what: string, ctx: ScanContext): boolean {
+    const own = ownShapeType(ctx.checker, type);
+    if (own) this.reason('params-not-local', `${what} (typed ${shortText(own, 40)}, the program's own type, ${locationOf(ctx, own)})`);
+    return Boolean(own);
+  }
+
+  /**
    * H-TYPES on the type assertions a value passes through between `inner` and `outer` (the
    * wrappers climbWrappers steps over): `stream as AsyncIterable<ChatCompletionChunk>` is retyped
    * with the value, or reported with `code` when a type has no equivalent.

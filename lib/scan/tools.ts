@@ -206,8 +206,12 @@ export class ToolsAnalyzer {
     for (const type of castTypes(e)) this.retype(type);
   }
 
-  /** `ChatCompletionTool[]` → `Tool[]` on a unit-local tools declaration (R-TOOLS, H-TYPES). */
+  /**
+   * `ChatCompletionTool[]` → `Tool[]` on a unit-local tools declaration (R-TOOLS, H-TYPES); a type
+   * of the program's own (`ToolDef[]`) keeps the site.
+   */
   private retype(type: ts.TypeNode): void {
+    if (this.site.keepsOwnParamsType(type, 'tools', this.ctx)) return;
     const ref = ts.isArrayTypeNode(type) ? type.elementType : type;
     if (ts.isTypeReferenceNode(ref)) this.site.retypeReference(ref);
   }
