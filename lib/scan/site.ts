@@ -107,11 +107,11 @@ export class SiteAnalysis {
   /**
    * H-TYPES on the annotation or cast of params the rewrite reshapes (the params object, tools):
    * a type of the program's own names the Chat keys and cannot be retyped, so the site stays
-   * (`params-not-local:<what> (typed …)`); true when it did.
+   * (`params-not-local:<what>: typed …`); true when it did.
    */
   keepsOwnParamsType(type: ts.TypeNode, what: string, ctx: ScanContext): boolean {
     const own = ownShapeType(ctx.checker, type);
-    if (own) this.reason('params-not-local', `${what} (typed ${shortText(own, 40)}, the program's own type, ${locationOf(ctx, own)})`);
+    if (own) this.reason('params-not-local', `${what}: typed ${shortText(own, 40)}, the program's own type (${locationOf(ctx, own)})`);
     return Boolean(own);
   }
 

@@ -1210,6 +1210,20 @@ function toolsValue(ctx: Ctx, names: string[]): X {
     }));
     return arr(ids);
   }
+  if (ctx.ts && ctx.x.bool(0.15)) {
+    // tool definitions typed with the program's own interface (H-TYPES): reshaped, they would no
+    // longer fit it, so every site that passes them is reported (second stream: other seeds unchanged)
+    shape(ctx, 'tools:own-type');
+    force(ctx, 'params-not-local:tools');
+    const id = `ownTools${names.length}${names[0] === 'get_weather' ? 'W' : 'P'}`;
+    addPrelude(ctx, 'ToolDef', (w) => {
+      w.stmt('interface ToolDef { type: \'function\'; function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean } }');
+    });
+    addPrelude(ctx, id, (w) => {
+      w.stmt(`const ${id}: ToolDef[] = ${ctx.p.print(arr(names.map((n) => toolDef(ctx, n)), true), 0)}`);
+    });
+    return id;
+  }
   if (ctx.rng.bool(0.35)) {
     shape(ctx, 'tools:local');
     const id = `tools${names.length}${names[0] === 'get_weather' ? 'W' : 'P'}`;
@@ -1235,13 +1249,18 @@ function toolsBlock(ctx: Ctx, name: string): Block {
   const rng = ctx.rng;
   const params: [string, string][] = [['q', 'string']];
   const names = rng.bool(0.3) ? ['get_weather', 'lookup_product'] : [rng.pick(['get_weather', 'lookup_product'])];
+  // the tools value may force a reason on this block's site (tools:own-type)
+  const forced: string[] = [];
+  const outer = ctx.forced;
+  ctx.forced = forced;
   const fixed: Entry[] = [prop('tools', toolsValue(ctx, names))];
+  ctx.forced = outer;
   const choice = toolChoice(ctx, names);
   if (choice) fixed.push(prop('tool_choice', choice));
   if (rng.bool(0.2)) fixed.push(prop('parallel_tool_calls', 'false'));
   const plan = paramsPlan(ctx, 'tools', params, fixed, { allowLocal: false });
   return {
-    name, params, sites: 1, forced: [],
+    name, params, sites: 1, forced,
     body: (w) => {
       plan.setup(w);
       const v = rng.pick(RESULT_NAMES);
@@ -1262,7 +1281,11 @@ function toolLoopBlock(ctx: Ctx, name: string): Block {
     w.stmt(`throw new Error(\`unknown tool \${name}\`)`);
     w.close();
   });
+  const forced: string[] = [];
+  const outer = ctx.forced;
+  ctx.forced = forced;
   const tools = toolsValue(ctx, ['get_weather']);
+  ctx.forced = outer;
   const toolsName = typeof tools === 'string' ? tools : undefined;
   const params: [string, string][] = [['q', 'string']];
   const sys = rng.bool(0.6);
@@ -1277,7 +1300,7 @@ function toolLoopBlock(ctx: Ctx, name: string): Block {
   };
   const v = rng.pick(['r', 'res', 'completion']);
   return {
-    name, params, sites: 2, forced: [],
+    name, params, sites: 2, forced,
     body: (w) => {
       const type = ctx.ts ? `: ${typeRef(ctx, 'ChatCompletionMessageParam')}[]` : '';
       const items: X[] = [];
