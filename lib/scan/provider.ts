@@ -55,6 +55,14 @@ const MAX_DEPTH = 24;
 
 /** W-INJECTED: the clients the calls of a parameter's holder pass, or why they cannot all be seen. */
 type Injected = { origins: Origin[] } | { why: string };
+/** `svc.client` of `svc.client = value`: what a write's right side is written into. */
+function writeTarget(value: ts.Expression): ts.Node {
+  const write = climbWrappers(value).parent;
+  return ts.isBinaryExpression(write) ? write.left : write;
+}
+
+/** The writes of a field from outside its class, or why they cannot all be seen yet. */
+type OutsideWrites = { values: ts.Expression[]; hidden?: ts.Node } | { pending: string };
 /** A value written into a client variable or options object, and the path still to follow inside it. */
 type Write = { value: ts.Expression; rest: readonly string[]; by: string };
 
@@ -640,14 +648,70 @@ export class ProviderResolver {
       return [{ kind: 'foreign', evidence: `${evidence} is declared as ${shortText(annotations[0], 30)}, another SDK's class` }];
     }
     if (subclassSwapsProvider) return [subclassUnknown(`${evidence}; a subclass changes baseURL`)];
+    const outside = this.outsideFieldWrites(cls, classes, name);
+    if ('pending' in outside) return this.byType(use, 'injected', `${evidence} (${outside.pending})`);
+    hidden ??= outside.hidden;
     if (hidden) return this.byType(use, 'injected', `${evidence} (also written in ${locationOf(this.ctx, hidden)}, with a value no assignment shows)`);
     const out = values.flatMap((v) => this.origins(v, depth));
+    for (const value of outside.values) {
+      // a test's double written into an instance is not a client production reaches (N04)
+      const origins = this.origins(value, depth);
+      if (origins.every((o) => o.kind === 'foreign' && o.double)) this.ctx.doubles.add(value.getSourceFile().fileName);
+      else out.push(...origins.map((o) => ({ ...o, evidence: `${o.evidence}, written into ${shortText(writeTarget(value), 40)} in ${locationOf(this.ctx, value)}` })));
+    }
     if (injected) out.push(...this.fromParameter(injected, [], undefined, `this.${name} is a constructor parameter in ${locationOf(this.ctx, injected)}`, undefined, depth));
     if (out.length === 0) {
       if (typed) return this.fromTyped(typed, typed.type, `${evidence} (never constructed in view)`);
       return this.byType(use, 'injected', `${evidence} (never assigned in view)`);
     }
     return out;
+  }
+
+  private readonly outsideWritesCache = new Map<string, OutsideWrites>();
+
+  /**
+   * Writes of a field from outside its class, on an instance of it or of a subclass
+   * (`summarizer.client = groq`, `svc['client'] ??= …`), in any file of the run that writes a
+   * member of that name; the files not in the program yet are asked for (the scan runs again).
+   * An instance the checker cannot type (`any`) is not seen.
+   */
+  private outsideFieldWrites(cls: ts.ClassLikeDeclaration, classes: readonly ts.ClassLikeDeclaration[], name: string): OutsideWrites {
+    const key = `${cls.getSourceFile().fileName}:${cls.pos}:${name}`;
+    const cached = this.outsideWritesCache.get(key);
+    if (cached) return cached;
+    const search = this.ctx.callerSearch;
+    const member = `(?:\\.\\s*${escapeRegExp(name)}|\\[\\s*['"\`]${escapeRegExp(name)}['"\`]\\s*\\])`;
+    const writes = new RegExp(`${member}(?:\\s*[\\]}])?\\s*(?:=(?![=>])|\\?\\?=|\\|\\|=|&&=)`);
+    const paths = search
+      ? search.filesNaming(name).filter((f) => writes.test(search.textOf(f) ?? ''))
+      : this.ctx.program.getSourceFiles().filter((sf) => isProjectFile(sf) && writes.test(sf.text)).map((sf) => sf.fileName);
+    const { files, missing } = loadedSourceFiles(this.ctx, paths);
+    let result: OutsideWrites;
+    if (missing.length) result = { pending: `files that write a member ${name} were not looked at yet` };
+    else {
+      const values: ts.Expression[] = [];
+      let hidden: ts.Node | undefined;
+      for (const sf of files) {
+        walk(sf, (n) => {
+          if (accessName(n) !== name) return;
+          const obj = (n as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression;
+          if (unwrap(obj).kind === ts.SyntaxKind.ThisKeyword || classes.some((c) => this.namesClass(obj, c))) return;
+          const written = writtenValue(n);
+          if (written === undefined || !this.isInstanceOf(obj, classes)) return;
+          if (written === 'hidden') hidden ??= n;
+          else values.push(written);
+        });
+      }
+      result = { values, hidden };
+    }
+    this.outsideWritesCache.set(key, result);
+    return result;
+  }
+
+  /** The checker types `e` as an instance of one of `classes` (or a union that holds one). */
+  private isInstanceOf(e: ts.Expression, classes: readonly ts.ClassLikeDeclaration[]): boolean {
+    const type = this.ctx.checker.getTypeAtLocation(e);
+    return (type.isUnion() ? type.types : [type]).some((t) => t.getSymbol()?.declarations?.some((d) => classes.includes(d as ts.ClassLikeDeclaration)));
   }
 
   /** `Object.assign(<target>, …)` whose sources may hold `name`. */

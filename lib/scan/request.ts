@@ -17,7 +17,7 @@ import type { ScanContext } from './context.js';
 import { MessagesAnalyzer, type MessagesFacts } from './messages.js';
 import { ToolsAnalyzer } from './tools.js';
 import { referencesOf, isExported } from './references.js';
-import type { SiteAnalysis } from './site.js';
+import { typeReferences, type SiteAnalysis } from './site.js';
 import { isErrorType, isStringTyped } from './types.js';
 import { flagValue, flagValuesOf, parameterSlot, passedFor, type ParameterSlot } from './parameter-values.js';
 
@@ -150,11 +150,7 @@ export class RequestAnalyzer {
    */
   private retype(type: ts.TypeNode): void {
     if (this.site.keepsOwnParamsType(type, 'params', this.ctx)) return;
-    const refs: ts.TypeReferenceNode[] = ts.isTypeReferenceNode(type) ? [type] : [];
-    walk(type, (n) => {
-      if (ts.isTypeReferenceNode(n)) refs.push(n);
-    });
-    for (const ref of refs) this.site.retypeReference(ref, (name) => name.startsWith('ChatCompletionCreateParams'));
+    for (const ref of typeReferences(type)) this.site.retypeReference(ref, (name) => name.startsWith('ChatCompletionCreateParams'));
   }
 
   private collect(obj: ts.ObjectLiteralExpression, conditional: boolean, top: boolean, out: Collected, depth: number): void {

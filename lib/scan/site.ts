@@ -95,11 +95,7 @@ export class SiteAnalysis {
       this.reason(code, `type: ${shortText(own, 40)} is the program's own type for the Chat value (${locationOf(ctx, own)})`);
       return 'escape';
     }
-    const refs: ts.TypeReferenceNode[] = ts.isTypeReferenceNode(type) ? [type] : [];
-    walk(type, (n) => {
-      if (ts.isTypeReferenceNode(n)) refs.push(n);
-    });
-    const escape = refs.map((r) => this.retypeReference(r)).includes('escape');
+    const escape = typeReferences(type).map((r) => this.retypeReference(r)).includes('escape');
     if (escape) this.reason(code, 'type');
     return escape ? 'escape' : 'ok';
   }
@@ -155,6 +151,15 @@ export class SiteAnalysis {
 /** The Responses counterpart of a Chat type reference (`OpenAI.ChatCompletion` → `Response`), when it names one (H-TYPES). */
 export function responsesTypeOf(ref: ts.TypeReferenceNode): (typeof TYPE_RENAMES)[string] | undefined {
   return ownEntry(TYPE_RENAMES, ts.isIdentifier(ref.typeName) ? ref.typeName.text : ref.typeName.right.text);
+}
+
+/** Every type reference in an annotation, itself included (`Promise<ChatCompletion>`: both). */
+export function typeReferences(type: ts.TypeNode): ts.TypeReferenceNode[] {
+  const refs: ts.TypeReferenceNode[] = ts.isTypeReferenceNode(type) ? [type] : [];
+  walk(type, (n) => {
+    if (ts.isTypeReferenceNode(n)) refs.push(n);
+  });
+  return refs;
 }
 
 /**
