@@ -1742,6 +1742,8 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
       return ctx.ts ? `${n}: ${t}` : n;
     }).join(', ');
   };
+  /** A plain field no modifier hides: code outside the class may write it. */
+  let publicField = false;
   /** The class that holds an injected client (injected-ctor), for its callers. */
   let holderClass: { name: string; exportedAs: 'named' | 'module' } | undefined;
   const writeBlock = (head: string, b: Block) => {
@@ -1780,7 +1782,11 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
     };
     const access = plan.access;
     if (host === 'class-field') {
-      if (access === 'plain') body.stmt(`${ctx.ts ? rng.pick(['private readonly ', 'private ', '']) : ''}${fieldName} = ${construct(body.depth)}`);
+      if (access === 'plain') {
+        const modifier = ctx.ts ? rng.pick(['private readonly ', 'private ', '']) : '';
+        publicField = modifier === '';
+        body.stmt(`${modifier}${fieldName} = ${construct(body.depth)}`);
+      }
       else if (access === 'private') body.stmt(`#${fieldName} = ${construct(body.depth)}`);
       else if (access === 'getter') {
         body.stmt(`${ctx.ts ? x.pick(['private readonly ', 'private ']) : ''}_${fieldName} = ${construct(body.depth)}`);
@@ -2019,6 +2025,29 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
       files[module.file] = joinLines(module.writer, st.eol);
     }
   }
+  // P-UNION (second stream): a module that writes another vendor's client (or a test's double)
+  // into an instance of the class, from outside it
+  let outsideWrite: 'vendor' | 'double' | undefined;
+  if (holderClass && publicField && baseUrl !== 'env' && x.bool(0.5)) {
+    outsideWrite = x.pick(['vendor', 'vendor', 'double'] as const);
+    shape(ctx, `class:field-written-outside-${outsideWrite}`);
+    const w = new Writer(p, st);
+    const spec = cjs ? `./${mainName}` : `./${mainName.replace(/\.ts$/, '.js')}`;
+    if (cjs) {
+      w.stmt(s('use strict'));
+      w.stmt(`const OpenAI = require(${s('openai')})`);
+      w.stmt(holderClass.exportedAs === 'module' ? `const ${holderClass.name} = require(${s(spec)})` : `const { ${holderClass.name} } = require(${s(spec)})`);
+    } else {
+      w.stmt(`import OpenAI from ${s('openai')}`);
+      w.stmt(`import { ${holderClass.name} } from ${s(spec)}`);
+    }
+    w.blank();
+    w.stmt(`const shared = new ${holderClass.name}()`);
+    if (outsideWrite === 'vendor') w.stmt(`shared.${fieldName} = new OpenAI({ baseURL: ${s('https://api.vendor.example/v1')}, apiKey: ${s('sk-vendor')} })`);
+    else w.stmt(`shared.${fieldName} = { chat: { completions: { create: async () => ({ choices: [] }) } } }${ctx.ts ? ' as unknown as OpenAI' : ''}`);
+    w.stmt(cjs ? 'module.exports = { shared }' : 'export { shared }');
+    files[`${dir}${outsideWrite === 'double' ? 'setup.test' : 'setup'}.${ext}`] = joinLines(w, st.eol);
+  }
   files[main] = [...head.lines, ...ctx.prelude, ...body.lines]
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
@@ -2032,6 +2061,7 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
   const injected = host === 'injected-param' || host === 'injected-ctor';
   const built: [string, string | undefined] = baseUrl === 'vendor' ? ['other', 'provider-not-openai'] : baseUrl === 'env' ? ['unknown', 'provider-unknown:runtime-base-url'] : ['openai', undefined];
   let [provider, providerReason] = injected ? ['unknown', 'provider-unknown:injected'] : built;
+  if (outsideWrite === 'vendor') [provider, providerReason] = ['other', 'provider-not-openai'];
   if (callers) {
     [provider, providerReason] = callers === 'unproven' ? ['unknown', 'provider-unknown:injected']
       : callers === 'vendor' ? ['other', 'provider-not-openai'] : built;
