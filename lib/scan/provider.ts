@@ -19,7 +19,7 @@ import { isMockPackage, isOtherSdk } from '../rules/other-sdks.js';
 import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf, valuesAssignedTo, writtenValue } from './bindings.js';
 import { type ScanContext, locationOf, resolveClass, isProjectFile, relativeFile } from './context.js';
 import { holderOf, invocationsOf, type Invocation } from './injected.js';
-import { loadedSourceFiles } from './callers.js';
+import { calledFunction, loadedSourceFiles } from './callers.js';
 import { referencesOf } from './references.js';
 import { requiredExports } from './commonjs.js';
 import { injectToken, tokenProviders } from './di-providers.js';
@@ -55,6 +55,22 @@ const MAX_DEPTH = 24;
 
 /** W-INJECTED: the clients the calls of a parameter's holder pass, or why they cannot all be seen. */
 type Injected = { origins: Origin[] } | { why: string };
+/** How many functions deep an object holding a client is followed for writes into it. */
+const MAX_CALLEE_HOPS = 3;
+
+/** Calls that read the objects they are given and never write into them. */
+const READ_ONLY_CALLS: ReadonlySet<string> = new Set([
+  'console.log', 'console.info', 'console.warn', 'console.error', 'console.debug', 'console.dir', 'console.table',
+  'JSON.stringify', 'Object.keys', 'Object.values', 'Object.entries', 'Object.freeze', 'Array.isArray', 'String', 'Boolean',
+]);
+
+/** `console.log` of `console.log(…)`, `fn` of `fn(…)`; '' for any other callee. */
+function calleeText(callee: ts.Expression): string {
+  const e = unwrap(callee);
+  if (ts.isIdentifier(e)) return e.text;
+  return ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) ? `${e.expression.text}.${e.name.text}` : '';
+}
+
 /** `svc.client` of `svc.client = value`: what a write's right side is written into. */
 function writeTarget(value: ts.Expression): ts.Node {
   const write = climbWrappers(value).parent;
@@ -545,7 +561,7 @@ export class ProviderResolver {
         // and what is written there after the literal: `deps.client = …`, `deps['client'] ??= …`
         const holder = ts.isIdentifier(object) ? declarationOf(this.ctx.checker, object) : undefined;
         const written = holder && ts.isVariableDeclaration(holder) && ts.isIdentifier(holder.name) ? this.writesTo(holder.getSourceFile(), holder.name, [name]) : [];
-        if ('hidden' in written) return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)} (also written in ${locationOf(this.ctx, written.hidden)}, with a value no assignment shows)`);
+        if ('hidden' in written) return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)} (${this.hiddenWrite(written.hidden)})`);
         return [...this.origins(value, depth), ...written.flatMap((w) => this.valueAt(w.value, w.rest, undefined, w.by, depth))];
       }
     }
@@ -590,7 +606,7 @@ export class ProviderResolver {
   private fromGlobalCache(alias: ts.VariableDeclaration, name: string, use: ts.Node, depth: number): Origin[] {
     const evidence = `${shortText(use, 40)} (a slot of the global object) in ${locationOf(this.ctx, use)}`;
     const values = ts.isIdentifier(alias.name) ? this.writesTo(alias.getSourceFile(), alias.name, [name]) : [];
-    if ('hidden' in values) return this.byType(use, 'injected', `${evidence}, also written in ${locationOf(this.ctx, values.hidden)} with a value no assignment shows`);
+    if ('hidden' in values) return this.byType(use, 'injected', `${evidence} (${this.hiddenWrite(values.hidden)})`);
     if (values.length === 0) return this.byType(use, 'injected', `${evidence}, never written in its module`);
     // another module of the run that names the global object and writes a member of that name
     // may put something else there (a seed script, a test's double)
@@ -651,7 +667,7 @@ export class ProviderResolver {
     const outside = this.outsideFieldWrites(cls, classes, name);
     if ('pending' in outside) return this.byType(use, 'injected', `${evidence} (${outside.pending})`);
     hidden ??= outside.hidden;
-    if (hidden) return this.byType(use, 'injected', `${evidence} (also written in ${locationOf(this.ctx, hidden)}, with a value no assignment shows)`);
+    if (hidden) return this.byType(use, 'injected', `${evidence} (${this.hiddenWrite(hidden)})`);
     const out = values.flatMap((v) => this.origins(v, depth));
     for (const value of outside.values) {
       // a test's double written into an instance is not a client production reaches (N04)
@@ -714,10 +730,50 @@ export class ProviderResolver {
     return (type.isUnion() ? type.types : [type]).some((t) => t.getSymbol()?.declarations?.some((d) => classes.includes(d as ts.ClassLikeDeclaration)));
   }
 
+  /**
+   * An object holding the client (at `path`) passed to a call: what the callee writes into it
+   * through its parameter (`function configure(deps) { deps.client = other }`, a constructor too),
+   * followed three functions deep. A call the tool cannot look into may write it, unless it is
+   * one that only reads (`console.log`, `JSON.stringify`, `Object.keys`…).
+   */
+  private writesByCallee(arg: ts.Node, path: readonly string[], hops: number): Write[] | { hidden: ts.Node } {
+    const call = arg.parent;
+    if (!(ts.isCallExpression(call) || ts.isNewExpression(call)) || !call.arguments?.includes(arg as ts.Expression)) return [];
+    if (ts.isCallExpression(call) && (this.assignsInto(call, (t) => t === arg, path[0]) || READ_ONLY_CALLS.has(calleeText(call.expression)))) return [];
+    const index = call.arguments.indexOf(arg as ts.Expression);
+    const fn = ts.isNewExpression(call)
+      ? resolveClass(this.ctx.checker, call.expression)?.members.find((m): m is ts.ConstructorDeclaration => ts.isConstructorDeclaration(m) && Boolean(m.body))
+      : calledFunction(this.ctx.checker, call);
+    if (!fn) {
+      // a class of the project without a constructor of its own takes nothing it could write into
+      const cls = ts.isNewExpression(call) ? resolveClass(this.ctx.checker, call.expression) : undefined;
+      return cls && isProjectFile(cls.getSourceFile()) && !cls.heritageClauses?.length ? [] : { hidden: call };
+    }
+    if (hops >= MAX_CALLEE_HOPS || call.arguments.slice(0, index).some(ts.isSpreadElement)) return { hidden: call };
+    const params = fn.parameters.filter((p) => !(ts.isIdentifier(p.name) && p.name.text === 'this'));
+    const param = params[index];
+    if (!param) return [];
+    if (param.dotDotDotToken) return { hidden: call };
+    // a destructured parameter holds copies of the keys, not the object
+    if (!ts.isIdentifier(param.name)) return [];
+    return this.writesTo(fn, param.name, path, hops + 1);
+  }
+
+  /** Where a write that hides the client's value is: an assignment no right side shows, or a call that may write it. */
+  private hiddenWrite(at: ts.Node): string {
+    const where = locationOf(this.ctx, at);
+    if ((ts.isCallExpression(at) || ts.isNewExpression(at)) && !this.isObjectAssign(at)) return `handed to ${shortText(at.expression, 30)} in ${where}, which may write it`;
+    return `also written in ${where}, with a value no assignment shows`;
+  }
+
+  private isObjectAssign(call: ts.CallExpression | ts.NewExpression): call is ts.CallExpression {
+    const callee = unwrap(call.expression);
+    return ts.isCallExpression(call) && ts.isPropertyAccessExpression(callee) && callee.name.text === 'assign' && isGlobal(this.ctx.checker, callee.expression, 'Object');
+  }
+
   /** `Object.assign(<target>, …)` whose sources may hold `name`. */
   private assignsInto(call: ts.CallExpression, isTarget: (e: ts.Expression) => boolean, name: string): boolean {
-    const callee = unwrap(call.expression);
-    if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'assign' || !isGlobal(this.ctx.checker, callee.expression, 'Object')) return false;
+    if (!this.isObjectAssign(call)) return false;
     const [target, ...sources] = call.arguments;
     if (!target || !isTarget(target)) return false;
     return sources.some((src) => {
@@ -763,7 +819,7 @@ export class ProviderResolver {
       if ('origins' in found && !('hidden' in later)) {
         return [...found.origins, ...later.flatMap((w) => this.valueAt(w.value, w.rest, undefined, w.by, depth))];
       }
-      evidence = `${evidence} (${'why' in found ? found.why : `${local?.text} is also written in ${locationOf(this.ctx, (later as { hidden: ts.Node }).hidden)}, with a value no assignment shows`})`;
+      evidence = `${evidence} (${'why' in found ? found.why : `${local?.text}: ${this.hiddenWrite((later as { hidden: ts.Node }).hidden)}`})`;
     }
     return this.fromTyped(param, path.length ? undefined : param.type, evidence, use);
   }
@@ -786,7 +842,7 @@ export class ProviderResolver {
    * `scope`: `client = …`, `client ??= …`, `options.client = …`, `options['client'] ||= …`; or
    * where a write hides the value (`+=`, `[options.client] = …`, `Object.assign(options, overrides)`).
    */
-  private writesTo(scope: ts.Node, id: ts.Identifier, path: readonly string[]): Write[] | { hidden: ts.Node } {
+  private writesTo(scope: ts.Node, id: ts.Identifier, path: readonly string[], hops = 0): Write[] | { hidden: ts.Node } {
     const symbol = this.ctx.checker.getSymbolAtLocation(id);
     if (!symbol) return [];
     const out: Write[] = [];
@@ -801,6 +857,10 @@ export class ProviderResolver {
       if (hidden) return false;
       if (!ts.isIdentifier(n) || n === id || n.text !== id.text || this.ctx.checker.getSymbolAtLocation(n) !== symbol) return undefined;
       record(n, path);
+      // the object handed to a function, which may write the member (`configure(deps)`)
+      const passed = path.length && !hidden ? this.writesByCallee(climbWrappers(n), path, hops) : [];
+      if ('hidden' in passed) hidden = passed.hidden;
+      else out.push(...passed);
       // down the path: `options.client`, `options['client']`, `options.a.client`
       let holder = climbWrappers(n);
       for (let i = 0; i < path.length && !hidden; i++) {
@@ -844,7 +904,7 @@ export class ProviderResolver {
     if (found.calls.length === 0) return { why: `${holder.name} is never ${verb} in view` };
     // the parameter written in its own function (`client = wrap(client)`, `options.client ??= …`)
     const written = ts.isIdentifier(param.name) ? this.writesTo(fn, param.name, path) : [];
-    if ('hidden' in written) return { why: `${param.name.getText()} is also written in ${locationOf(this.ctx, written.hidden)}, with a value no assignment shows` };
+    if ('hidden' in written) return { why: `${param.name.getText()}: ${this.hiddenWrite(written.hidden)}` };
     const index = fn.parameters.filter((p) => !(ts.isIdentifier(p.name) && p.name.text === 'this')).indexOf(param);
     // one origin per distinct client, naming the calls that pass it
     const groups = new Map<string, { origin: Origin; by: string[] }>();
@@ -900,7 +960,7 @@ export class ProviderResolver {
     const decl = local && declarationOf(this.ctx.checker, e as ts.Identifier);
     if (local && decl && ts.isVariableDeclaration(decl) && ts.isIdentifier(decl.name)) {
       const later = this.writesTo(decl.getSourceFile(), decl.name, path);
-      if ('hidden' in later) return this.unknown(e, 'injected', `${by} passes options also written in ${locationOf(this.ctx, later.hidden)}, with a value no assignment shows`);
+      if ('hidden' in later) return this.unknown(e, 'injected', `${by} passes options: ${this.hiddenWrite(later.hidden)}`);
       return [...this.valueAt(local, path, leafDefault, by, depth), ...later.flatMap((w) => this.valueAt(w.value, w.rest, undefined, w.by, depth))];
     }
     if (ts.isObjectLiteralExpression(e)) {
