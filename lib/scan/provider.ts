@@ -20,7 +20,7 @@ import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, 
 import { type ScanContext, locationOf, resolveClass, isProjectFile, relativeFile } from './context.js';
 import { holderOf, invocationsOf, type Invocation } from './injected.js';
 import { calledFunction, loadedSourceFiles } from './callers.js';
-import { referencesOf } from './references.js';
+import { isExported, referencesOf } from './references.js';
 import { requiredExports } from './commonjs.js';
 import { injectToken, tokenProviders } from './di-providers.js';
 import { autoImportSources } from './auto-imports.js';
@@ -555,12 +555,13 @@ export class ProviderResolver {
     if (cache && name) return this.fromGlobalCache(cache, name, expr, depth);
     // an object literal we can see: const deps = { client: new OpenAI() }
     if (name) {
-      const obj = ts.isObjectLiteralExpression(object) ? object : this.localObject(object);
+      const holder = ts.isIdentifier(object) ? this.objectHolder(object) : undefined;
+      const obj = ts.isObjectLiteralExpression(object) ? object : holder && (unwrap(holder.initializer!) as ts.ObjectLiteralExpression);
       const value = obj && propertyValue(obj.properties.find((p) => propertyNameText(p.name) === name));
       if (value) {
         // and what is written there after the literal: `deps.client = …`, `deps['client'] ??= …`
-        const holder = ts.isIdentifier(object) ? declarationOf(this.ctx.checker, object) : undefined;
-        const written = holder && ts.isVariableDeclaration(holder) && ts.isIdentifier(holder.name) ? this.writesTo(holder.getSourceFile(), holder.name, [name]) : [];
+        const written = holder ? this.holderWrites(holder, name) : [];
+        if ('pending' in written) return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)} (${written.pending})`);
         if ('hidden' in written) return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)} (${this.hiddenWrite(written.hidden)})`);
         return [...this.origins(value, depth), ...written.flatMap((w) => this.valueAt(w.value, w.rest, undefined, w.by, depth))];
       }
@@ -757,6 +758,42 @@ export class ProviderResolver {
     // a destructured parameter holds copies of the keys, not the object
     if (!ts.isIdentifier(param.name)) return [];
     return this.writesTo(fn, param.name, path, hops + 1);
+  }
+
+  /** The variable an object holder is declared by (`const deps = { client: … }`), here or imported. */
+  private objectHolder(id: ts.Identifier): (ts.VariableDeclaration & { name: ts.Identifier }) | undefined {
+    let decl = declarationOf(this.ctx.checker, id);
+    if (decl && (ts.isImportSpecifier(decl) || ts.isImportClause(decl))) decl = aliasTarget(this.ctx.checker, decl);
+    if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer || !isProjectFile(decl.getSourceFile())) return undefined;
+    return ts.isObjectLiteralExpression(unwrap(decl.initializer)) ? (decl as ts.VariableDeclaration & { name: ts.Identifier }) : undefined;
+  }
+
+  /**
+   * What a holder's member is given after its literal: in its module, and, when it is exported, in
+   * the modules that import it (found by name among the files of the run, loaded for a second pass).
+   * A namespace import or a `require` of the module is not followed.
+   */
+  private holderWrites(holder: ts.VariableDeclaration & { name: ts.Identifier }, member: string): Write[] | { hidden: ts.Node } | { pending: string } {
+    const own = this.writesTo(holder.getSourceFile(), holder.name, [member]);
+    const search = this.ctx.callerSearch;
+    if ('hidden' in own || !search || !isExported(this.ctx.checker, holder.name)) return own;
+    const ownFile = path.normalize(holder.getSourceFile().fileName);
+    const { files, missing } = loadedSourceFiles(this.ctx, search.filesNaming(holder.name.text).filter((f) => path.normalize(f) !== ownFile));
+    if (missing.length) return { pending: `the modules that import ${holder.name.text} were not looked at yet` };
+    const out = [...own];
+    for (const sf of files) {
+      for (const statement of sf.statements) {
+        const bindings = ts.isImportDeclaration(statement) ? statement.importClause?.namedBindings : undefined;
+        if (!bindings || !ts.isNamedImports(bindings)) continue;
+        for (const spec of bindings.elements) {
+          if (aliasTarget(this.ctx.checker, spec) !== holder) continue;
+          const written = this.writesTo(sf, spec.name, [member]);
+          if ('hidden' in written) return written;
+          out.push(...written);
+        }
+      }
+    }
+    return out;
   }
 
   /** Where a write that hides the client's value is: an assignment no right side shows, or a call that may write it. */
