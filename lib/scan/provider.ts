@@ -71,6 +71,15 @@ function calleeText(callee: ts.Expression): string {
   return ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) ? `${e.expression.text}.${e.name.text}` : '';
 }
 
+/**
+ * The text of a write into a member `name` of some object (`.client =`, `['client'] ??=`, the
+ * `.client] =` of a destructuring): which files of the run may write it, before parsing them.
+ */
+function memberWritePattern(name: string): RegExp {
+  const member = `(?:\\.\\s*${escapeRegExp(name)}|\\[\\s*['"\`]${escapeRegExp(name)}['"\`]\\s*\\])`;
+  return new RegExp(`${member}(?:\\s*[\\]}])?\\s*(?:=(?![=>])|\\?\\?=|\\|\\|=|&&=)`);
+}
+
 /** `svc.client` of `svc.client = value`: what a write's right side is written into. */
 function writeTarget(value: ts.Expression): ts.Node {
   const write = climbWrappers(value).parent;
@@ -613,7 +622,7 @@ export class ProviderResolver {
     // may put something else there (a seed script, a test's double)
     const own = path.normalize(alias.getSourceFile().fileName);
     const search = this.ctx.callerSearch;
-    const writes = new RegExp(`(?:\\.\\s*${escapeRegExp(name)}|\\[\\s*['"\`]${escapeRegExp(name)}['"\`]\\s*\\])\\s*(?:=(?![=>])|\\?\\?=|\\|\\|=)`);
+    const writes = memberWritePattern(name);
     const writer = search?.filesNaming('globalThis').map((f) => path.normalize(f)).find((f) => f !== own && writes.test(search.textOf(f) ?? ''));
     if (writer) return this.byType(use, 'injected', `${evidence}; ${relativeFile(this.ctx.cwd, writer)} writes a member ${name} and names the global object too`);
     return values.flatMap((w) => this.valueAt(w.value, w.rest, undefined, w.by, depth));
@@ -697,8 +706,7 @@ export class ProviderResolver {
     const cached = this.outsideWritesCache.get(key);
     if (cached) return cached;
     const search = this.ctx.callerSearch;
-    const member = `(?:\\.\\s*${escapeRegExp(name)}|\\[\\s*['"\`]${escapeRegExp(name)}['"\`]\\s*\\])`;
-    const writes = new RegExp(`${member}(?:\\s*[\\]}])?\\s*(?:=(?![=>])|\\?\\?=|\\|\\|=|&&=)`);
+    const writes = memberWritePattern(name);
     const paths = search
       ? search.filesNaming(name).filter((f) => writes.test(search.textOf(f) ?? ''))
       : this.ctx.program.getSourceFiles().filter((sf) => isProjectFile(sf) && writes.test(sf.text)).map((sf) => sf.fileName);
@@ -740,7 +748,8 @@ export class ProviderResolver {
   private writesByCallee(arg: ts.Node, path: readonly string[], hops: number): Write[] | { hidden: ts.Node } {
     const call = arg.parent;
     if (!(ts.isCallExpression(call) || ts.isNewExpression(call)) || !call.arguments?.includes(arg as ts.Expression)) return [];
-    if (ts.isCallExpression(call) && (this.assignsInto(call, (t) => t === arg, path[0]) || READ_ONLY_CALLS.has(calleeText(call.expression)))) return [];
+    // Object.assign is judged by the walk down the path (its sources may or may not hold the member)
+    if (this.isObjectAssign(call) || READ_ONLY_CALLS.has(calleeText(call.expression))) return [];
     const index = call.arguments.indexOf(arg as ts.Expression);
     const fn = ts.isNewExpression(call)
       ? resolveClass(this.ctx.checker, call.expression)?.members.find((m): m is ts.ConstructorDeclaration => ts.isConstructorDeclaration(m) && Boolean(m.body))
