@@ -657,13 +657,7 @@ export class ProviderResolver {
       // `this.x = …`, the lazy `this.x ??= …` / `this.x ||= …`, and a static field written through
       // the class name (`Cls.x = …`, `Cls.#x ??= …`); a write whose value no right side shows
       // (`[this.x] = …`, `for (this.x of …)`, `Object.assign(this, opts)`) leaves the field unproven
-      walk(c, (n) => {
-        if (ts.isCallExpression(n) && this.assignsInto(n, (t) => this.namesClass(t, c), name)) hidden ??= n;
-        if (accessName(n) !== name || !this.namesClass((n as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression, c)) return;
-        const written = writtenValue(n);
-        if (written === 'hidden') hidden ??= n;
-        else if (written) values.push(written);
-      });
+      hidden ??= this.memberWritesIn(c, name, (t) => this.namesClass(t, c), values);
       if (c !== cls && c.getText().includes('baseURL')) subclassSwapsProvider = true;
     }
     const evidence = `this.${name} of class ${cls.name?.text ?? '(anonymous)'} in ${locationOf(this.ctx, cls)}`;
@@ -716,21 +710,32 @@ export class ProviderResolver {
     else {
       const values: ts.Expression[] = [];
       let hidden: ts.Node | undefined;
-      for (const sf of files) {
-        walk(sf, (n) => {
-          if (accessName(n) !== name) return;
-          const obj = (n as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression;
-          if (unwrap(obj).kind === ts.SyntaxKind.ThisKeyword || classes.some((c) => this.namesClass(obj, c))) return;
-          const written = writtenValue(n);
-          if (written === undefined || !this.isInstanceOf(obj, classes)) return;
-          if (written === 'hidden') hidden ??= n;
-          else values.push(written);
-        });
-      }
+      // `this.x` and `Cls.x` are the class walk's; here, any other object the checker types as an instance
+      const isInstance = (obj: ts.Expression) =>
+        unwrap(obj).kind !== ts.SyntaxKind.ThisKeyword && !classes.some((c) => this.namesClass(obj, c)) && this.isInstanceOf(obj, classes);
+      for (const sf of files) hidden ??= this.memberWritesIn(sf, name, isInstance, values);
       result = { values, hidden };
     }
     this.outsideWritesCache.set(key, result);
     return result;
+  }
+
+  /**
+   * The writes of member `name` in `scope` on an object `isHolder` accepts: the right sides of its
+   * assignments go into `values`, and the first write that hides its value (`[x.client] = …`,
+   * `for (x.client of …)`, `Object.assign(x, opts)` whose sources may hold it) is returned.
+   */
+  private memberWritesIn(scope: ts.Node, name: string, isHolder: (e: ts.Expression) => boolean, values: ts.Expression[]): ts.Node | undefined {
+    let hidden: ts.Node | undefined;
+    walk(scope, (n) => {
+      if (ts.isCallExpression(n) && this.assignsInto(n, isHolder, name)) hidden ??= n;
+      if (accessName(n) !== name) return;
+      const written = writtenValue(n);
+      if (written === undefined || !isHolder((n as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression)) return;
+      if (written === 'hidden') hidden ??= n;
+      else values.push(written);
+    });
+    return hidden;
   }
 
   /** The checker types `e` as an instance of one of `classes` (or a union that holds one). */

@@ -6,6 +6,7 @@ import type { Note } from '../report/model.js';
 import { TYPE_RENAMES } from '../rules/results.js';
 import { ts, isTypeAssertion, shortText, startOf, walk } from './ast.js';
 import { isProjectFile, locationOf, type ScanContext } from './context.js';
+import { symbolOf } from './references.js';
 import type { ReasonCode, ReasonRef } from '../rules/reasons.js';
 import type { RuleId } from '../rules/ids.js';
 
@@ -173,9 +174,7 @@ function ownShapeType(checker: ts.TypeChecker, type: ts.TypeNode): ts.TypeNode |
     if (ts.isTypeLiteralNode(n) || ts.isMappedTypeNode(n)) found = n;
     else if (ts.isTypeReferenceNode(n)) {
       if (responsesTypeOf(n)) return false;
-      let symbol = checker.getSymbolAtLocation(ts.isIdentifier(n.typeName) ? n.typeName : n.typeName.right);
-      if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
-      const decl = symbol?.declarations?.[0];
+      const decl = symbolOf(checker, ts.isIdentifier(n.typeName) ? n.typeName : n.typeName.right)?.declarations?.[0];
       if (decl && !ts.isTypeParameterDeclaration(decl) && isProjectFile(decl.getSourceFile())) found = n;
     }
     return !found;
