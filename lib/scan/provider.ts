@@ -295,6 +295,7 @@ export class ProviderResolver {
     const sdk = (provider: Provider, reason?: ReasonRef, notes: Note[] = [], isDefault = false): Origin =>
       ({ kind: 'sdk', provider, evidence, reason, notes, isDefault });
     if (!arg) return sdk('openai', undefined, [], true);
+    if (this.holdsNoOptions(arg)) return sdk('openai', undefined, [IGNORED_ARGUMENT], true);
     const options = this.optionsObject(arg, depth);
     if (options === 'opaque') return sdk('unknown', { code: 'provider-unknown', detail: 'runtime-base-url' });
     const { props, opaqueSpread, conditionalBaseURL } = options;
@@ -309,6 +310,21 @@ export class ProviderResolver {
     const baseURL = props.get('baseURL');
     if (!baseURL) return sdk('openai', undefined, [], true);
     return this.fromBaseURL(baseURL, sdk);
+  }
+
+  /**
+   * `new OpenAI(process.env.OPENAI_API_KEY)`, a common slip: the SDK reads its options off the
+   * argument, and a string, number, boolean or undefined holds none of them, so the client is the
+   * default one (the key comes from OPENAI_API_KEY, before the migration and after it alike).
+   * Judged by the checker's type, so an `any` (an untyped parameter) stays unproven; a string
+   * literal or template and `process.env.X` are strings wherever they are written.
+   */
+  private holdsNoOptions(arg: ts.Expression): boolean {
+    const e = unwrap(arg);
+    if (stringValue(e) !== undefined || ts.isTemplateExpression(e) || envVariable(e) !== undefined) return true; // also untyped, in JavaScript
+    const type = this.ctx.checker.getTypeAtLocation(arg);
+    const parts = type.isUnion() ? type.types : [type];
+    return parts.every((t) => (t.flags & PRIMITIVE_WITHOUT_OPTIONS) !== 0);
   }
 
   private fromBaseURL(value: ts.Expression, sdk: (p: Provider, r?: ReasonRef, n?: Note[], d?: boolean) => Origin): Origin {
@@ -1316,6 +1332,14 @@ function dedupeNotes(notes: Note[]): Note[] {
 function subclassUnknown(evidence: string): Origin {
   return { kind: 'sdk', provider: 'unknown', evidence, reason: { code: 'provider-unknown', detail: 'subclass' }, notes: [], isDefault: false };
 }
+
+const PRIMITIVE_WITHOUT_OPTIONS = ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike | ts.TypeFlags.Undefined | ts.TypeFlags.Void;
+
+const IGNORED_ARGUMENT: Note = {
+  rule: 'P-DEFAULT',
+  level: 'warn',
+  message: 'The client is built with a string (or another primitive), not an options object: the SDK ignores it and reads the key from OPENAI_API_KEY, before and after the migration alike.',
+};
 
 function azureV1(sdk: (p: Provider, r?: ReasonRef, n?: Note[], d?: boolean) => Origin): Origin {
   return sdk('azure-v1', undefined, [{ rule: 'P-AZURE-V1', level: 'warn', message: 'Azure OpenAI v1 endpoint: `model` is the deployment name and stays as it is.' }]);
