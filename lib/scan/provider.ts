@@ -605,7 +605,11 @@ export class ProviderResolver {
     const decl = symbol?.declarations?.[0];
     // its type is then all that is known, and the report says why the callers did not prove it
     if (unproven && decl && ts.isPropertySignature(decl)) return this.fromTyped(decl, decl.type, `${shortText(expr, 30)} is declared by an interface in ${locationOf(this.ctx, decl)} (${unproven})`);
-    if (decl && isProjectFile(decl.getSourceFile())) return this.fromDeclaration(decl, expr, depth);
+    if (decl && isProjectFile(decl.getSourceFile())) {
+      const writer = this.literalMemberWriter(decl);
+      if (writer) return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)} (${writer})`);
+      return this.fromDeclaration(decl, expr, depth);
+    }
     return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)}`);
   }
 
@@ -717,19 +721,23 @@ export class ProviderResolver {
     if (cached) return cached;
     const search = this.ctx.callerSearch;
     const writes = memberWritePattern(name);
+    const mayWrite = (text: string) => writes.test(text) || REFLECTIVE_WRITE.test(text);
     const paths = search
-      ? search.filesNaming(name).filter((f) => writes.test(search.textOf(f) ?? ''))
-      : this.ctx.program.getSourceFiles().filter((sf) => isProjectFile(sf) && writes.test(sf.text)).map((sf) => sf.fileName);
+      ? search.filesNaming(name).filter((f) => mayWrite(search.textOf(f) ?? ''))
+      : this.ctx.program.getSourceFiles().filter((sf) => isProjectFile(sf) && mayWrite(sf.text)).map((sf) => sf.fileName);
     const { files, missing } = loadedSourceFiles(this.ctx, paths);
     let result: OutsideWrites;
     if (missing.length) result = { pending: `files that write a member ${name} were not looked at yet` };
     else {
       const values: ts.Expression[] = [];
       let hidden: ts.Node | undefined;
-      // `this.x` and `Cls.x` are the class walk's; here, any other object the checker types as an instance
+      // inside the classes, `this.x` and `Cls.x` are the class walk's; here, `Cls.x` after the class
+      // and any other object the checker types as an instance
+      const inside = (e: ts.Node) => classes.some((c) => c.getSourceFile() === e.getSourceFile() && c.pos <= e.pos && e.end <= c.end);
       const isInstance = (obj: ts.Expression) =>
-        unwrap(obj).kind !== ts.SyntaxKind.ThisKeyword && !classes.some((c) => this.namesClass(obj, c)) && this.isInstanceOf(obj, classes);
-      for (const sf of files) hidden ??= this.memberWritesIn(sf, name, isInstance, values);
+        !inside(obj) && unwrap(obj).kind !== ts.SyntaxKind.ThisKeyword && (classes.some((c) => this.namesClass(obj, c)) || this.isInstanceOf(obj, classes));
+      const mayBeInstance = (obj: ts.Expression) => !inside(obj) && this.mayBeInstance(obj, classes);
+      for (const sf of files) hidden ??= this.memberWritesIn(sf, name, isInstance, values, mayBeInstance);
       result = { values, hidden };
     }
     this.outsideWritesCache.set(key, result);
@@ -741,17 +749,80 @@ export class ProviderResolver {
    * assignments go into `values`, and the first write that hides its value (`[x.client] = …`,
    * `for (x.client of …)`, `Object.assign(x, opts)` whose sources may hold it) is returned.
    */
-  private memberWritesIn(scope: ts.Node, name: string, isHolder: (e: ts.Expression) => boolean, values: ts.Expression[]): ts.Node | undefined {
+  private memberWritesIn(
+    scope: ts.Node, name: string, isHolder: (e: ts.Expression) => boolean, values: ts.Expression[], mayHold: (e: ts.Expression) => boolean = () => false,
+  ): ts.Node | undefined {
     let hidden: ts.Node | undefined;
+    const either = (e: ts.Expression) => isHolder(e) || mayHold(e);
     walk(scope, (n) => {
-      if (ts.isCallExpression(n) && this.assignsInto(n, isHolder, name)) hidden ??= n;
+      if (ts.isCallExpression(n) && (this.assignsInto(n, either, name) || this.definesMember(n, either, name))) hidden ??= n;
       if (accessName(n) !== name) return;
       const written = writtenValue(n);
-      if (written === undefined || !isHolder((n as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression)) return;
+      if (written === undefined) return;
+      const object = (n as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression;
+      // an object that may be an instance (`any`, a type parameter, a structural type) hides what it gets
+      if (!isHolder(object)) {
+        if (mayHold(object) && !hidden) {
+          this.looseWrites.add(n);
+          hidden = n;
+        }
+        return;
+      }
       if (written === 'hidden') hidden ??= n;
       else values.push(written);
     });
     return hidden;
+  }
+
+  /** `Object.defineProperty(x, 'client', …)`, `Reflect.set(x, 'client', …)`, `Object.defineProperties(x, …)`. */
+  private definesMember(call: ts.CallExpression, isTarget: (e: ts.Expression) => boolean, name: string): boolean {
+    const callee = unwrap(call.expression);
+    if (!ts.isPropertyAccessExpression(callee) || !ts.isIdentifier(callee.expression)) return false;
+    const fn = `${callee.expression.text}.${callee.name.text}`;
+    if (!['Object.defineProperty', 'Object.defineProperties', 'Reflect.set', 'Reflect.defineProperty'].includes(fn)) return false;
+    const [target, key] = call.arguments;
+    if (!target || !isTarget(target)) return false;
+    if (fn === 'Object.defineProperties') return true;
+    const literal = key && stringValue(unwrap(key));
+    return literal === undefined || literal === name;
+  }
+
+  /**
+   * An object the checker cannot tie to a class but that may be an instance of one of `classes`:
+   * `any` (`(svc as any)`, an untyped JavaScript parameter), a type parameter, a parameter whose
+   * declared type an instance satisfies (`o: { client: OpenAI }`), or `this` in a class whose base
+   * the tool cannot see (a mixin's `class extends B`) or that extends one of them by another name.
+   */
+  private mayBeInstance(obj: ts.Expression, classes: readonly ts.ClassLikeDeclaration[]): boolean {
+    const checker = this.ctx.checker;
+    const e = unwrap(obj);
+    if (e.kind === ts.SyntaxKind.ThisKeyword) {
+      const cls = thisClass(e);
+      if (!cls || classes.includes(cls)) return false;
+      const heritage = cls.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+      if (!heritage) return false;
+      const base = checker.getTypeAtLocation(heritage.expression);
+      if (base.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.TypeParameter)) return true;
+      const instance = checker.getTypeAtLocation(cls);
+      return (checker.getBaseTypes(instance as ts.InterfaceType) ?? []).some((t) => this.isOrExtends(t, classes));
+    }
+    const loose = ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.TypeParameter;
+    const type = checker.getTypeAtLocation(e);
+    if ((type.flags | checker.getTypeAtLocation(obj).flags) & loose) return true;
+    const root = ts.isIdentifier(e) ? declarationOf(checker, e) : undefined;
+    if (!root || !ts.isParameter(root)) return false;
+    return classes.some((c) => {
+      const instance = checker.getTypeAtLocation(c);
+      return checker.isTypeAssignableTo(instance, type);
+    });
+  }
+
+  /** A type that is, or derives from, an instance of one of `classes`. */
+  private isOrExtends(type: ts.Type, classes: readonly ts.ClassLikeDeclaration[], depth = 0): boolean {
+    if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.TypeParameter)) return true;
+    if (type.getSymbol()?.declarations?.some((d) => classes.includes(d as ts.ClassLikeDeclaration))) return true;
+    if (depth > 8 || !(type.flags & ts.TypeFlags.Object) || !((type as ts.ObjectType).objectFlags & ts.ObjectFlags.ClassOrInterface)) return false;
+    return (this.ctx.checker.getBaseTypes(type as ts.InterfaceType) ?? []).some((t) => this.isOrExtends(t, classes, depth + 1));
   }
 
   /** The checker types `e` as an instance of one of `classes` (or a union that holds one). */
@@ -790,6 +861,41 @@ export class ProviderResolver {
     return this.writesTo(fn, param.name, path, hops + 1);
   }
 
+  /**
+   * A member of an object literal reached by its type, not through a holder the write reader
+   * follows (`const { deps } = require('./deps'); deps.client`, `deps.clients.main`,
+   * `getDeps().client`, `exports.client`): a file of the run that writes a member of a name on its way
+   * (`deps.client = …`, `m.deps.clients = …`) may have replaced it. Says which, or undefined.
+   */
+  private literalMemberWriter(decl: ts.Declaration): string | undefined {
+    const keys: string[] = [];
+    // `exports.client = new OpenAI()`: the module object's member, written by whoever requires it
+    // (its own assignment is one write of the name in its file)
+    const exported = ts.isPropertyAccessExpression(decl) && ts.isBinaryExpression(decl.parent);
+    if (exported) keys.push(decl.name.text);
+    let node: ts.Node = decl;
+    while ((ts.isPropertyAssignment(node) || ts.isShorthandPropertyAssignment(node)) && ts.isObjectLiteralExpression(node.parent)) {
+      const key = propertyNameText(node.name);
+      if (key) keys.push(key);
+      const outer = climbWrappers(node.parent).parent;
+      if (!outer) break;
+      node = outer;
+    }
+    if (keys.length === 0) return undefined;
+    const search = this.ctx.callerSearch;
+    const own = path.normalize(decl.getSourceFile().fileName);
+    for (const key of keys) {
+      const writes = new RegExp(memberWritePattern(key).source, 'g');
+      const writesIn = (file: string, text: string) => (text.match(writes)?.length ?? 0) > (exported && path.normalize(file) === own ? 1 : 0);
+      const files = search
+        ? search.filesNaming(key).filter((f) => writesIn(f, search.textOf(f) ?? ''))
+        : this.ctx.program.getSourceFiles().filter((sf) => isProjectFile(sf) && writesIn(sf.fileName, sf.text)).map((sf) => sf.fileName);
+      const what = exported ? 'an export of the module' : 'a member of the object literal';
+      if (files.length) return `${what} in ${locationOf(this.ctx, decl)}; ${relativeFile(this.ctx.cwd, files[0])} writes a member ${key}`;
+    }
+    return undefined;
+  }
+
   /** The variable an object holder is declared by (`const deps = { client: … }`), here or imported. */
   private objectHolder(id: ts.Identifier): (ts.VariableDeclaration & { name: ts.Identifier }) | undefined {
     let decl = declarationOf(this.ctx.checker, id);
@@ -801,7 +907,8 @@ export class ProviderResolver {
   /**
    * What a holder's member is given after its literal: in its module, and, when it is exported, in
    * the modules that import it (found by name among the files of the run, loaded for a second pass).
-   * A namespace import or a `require` of the module is not followed.
+   * A module that names it without a named import (a namespace import, `require`) and writes a
+   * member of that name leaves it unproven.
    */
   private holderWrites(holder: ts.VariableDeclaration & { name: ts.Identifier }, member: string): Write[] | { hidden: ts.Node } | { pending: string } {
     const own = this.writesTo(holder.getSourceFile(), holder.name, [member]);
@@ -811,24 +918,50 @@ export class ProviderResolver {
     const { files, missing } = loadedSourceFiles(this.ctx, search.filesNaming(holder.name.text).filter((f) => path.normalize(f) !== ownFile));
     if (missing.length) return { pending: `the modules that import ${holder.name.text} were not looked at yet` };
     const out = [...own];
+    const writes = memberWritePattern(member);
     for (const sf of files) {
+      let imported = false;
       for (const statement of sf.statements) {
         const bindings = ts.isImportDeclaration(statement) ? statement.importClause?.namedBindings : undefined;
         if (!bindings || !ts.isNamedImports(bindings)) continue;
         for (const spec of bindings.elements) {
           if (aliasTarget(this.ctx.checker, spec) !== holder) continue;
+          imported = true;
           const written = this.writesTo(sf, spec.name, [member]);
           if ('hidden' in written) return written;
           out.push(...written);
+        }
+      }
+      // reached another way (a namespace import, `require`, a dynamic import), not followed: a
+      // module that also writes a member of that name may write it
+      if (!imported && writes.test(sf.text)) {
+        const mention = findIdentifier(sf, holder.name.text);
+        if (mention) {
+          this.passedOn.add(mention);
+          return { hidden: mention };
         }
       }
     }
     return out;
   }
 
+  /** The variable an identifier reads: for `{ deps }`, the variable, not the new object's property. */
+  private referencedSymbol(n: ts.Identifier): ts.Symbol | undefined {
+    const checker = this.ctx.checker;
+    return ts.isShorthandPropertyAssignment(n.parent) && n.parent.name === n ? checker.getShorthandAssignmentValueSymbol(n.parent) : checker.getSymbolAtLocation(n);
+  }
+
+  /** Member writes on an object that may be an instance (mayBeInstance). */
+  private readonly looseWrites = new WeakSet<ts.Node>();
+
+  /** Uses of a holder that hand it on where the write reader does not follow it (storedElsewhere). */
+  private readonly passedOn = new WeakSet<ts.Node>();
+
   /** Where a write that hides the client's value is: an assignment no right side shows, or a call that may write it. */
   private hiddenWrite(at: ts.Node): string {
     const where = locationOf(this.ctx, at);
+    if (this.looseWrites.has(at)) return `also written in ${where} on ${shortText((at as ts.PropertyAccessExpression).expression, 30)}, whose type does not rule out an instance`;
+    if (this.passedOn.has(at)) return `handed on in ${where} (${shortText(at, 30)}), where its writes are not followed`;
     if ((ts.isCallExpression(at) || ts.isNewExpression(at)) && !this.isObjectAssign(at)) return `handed to ${shortText(at.expression, 30)} in ${where}, which may write it`;
     return `also written in ${where}, with a value no assignment shows`;
   }
@@ -922,8 +1055,17 @@ export class ProviderResolver {
     };
     walk(scope, (n) => {
       if (hidden) return false;
-      if (!ts.isIdentifier(n) || n === id || n.text !== id.text || this.ctx.checker.getSymbolAtLocation(n) !== symbol) return undefined;
+      if (!ts.isIdentifier(n) || n === id || n.text !== id.text || this.referencedSymbol(n) !== symbol) return undefined;
       record(n, path);
+      // an object stored elsewhere (`const d = deps`, `[deps]`, `{ deps }`, `return deps`) may be
+      // written through what holds it, which this walk does not follow
+      if (path.length && !hidden) {
+        const stored = storedElsewhere(climbWrappers(n) as ts.Expression);
+        if (stored) {
+          this.passedOn.add(stored);
+          hidden = stored;
+        }
+      }
       // the object handed to a function, which may write the member (`configure(deps)`)
       const passed = path.length && !hidden ? this.writesByCallee(climbWrappers(n), path, hops) : [];
       if ('hidden' in passed) hidden = passed.hidden;
@@ -1332,6 +1474,53 @@ function dedupeNotes(notes: Note[]): Note[] {
 function subclassUnknown(evidence: string): Origin {
   return { kind: 'sdk', provider: 'unknown', evidence, reason: { code: 'provider-unknown', detail: 'subclass' }, notes: [], isDefault: false };
 }
+
+/**
+ * A use of an object holder that passes the object itself on to something the write reader does
+ * not follow: an alias (`const d = deps`, `x = deps`), an array, object or return that stores it,
+ * a branch of `a ? deps : b` or `deps || other`, `export default`. Returns the node that takes it;
+ * undefined for its members, a call argument (read by writesByCallee), a write of the whole, a
+ * comparison or test, a copy (`{ ...deps }`, destructuring), an export specifier and types.
+ */
+function storedElsewhere(ref: ts.Expression): ts.Node | undefined {
+  const parent = ref.parent;
+  if ((ts.isPropertyAccessExpression(parent) || ts.isElementAccessExpression(parent)) && parent.expression === ref) return undefined;
+  if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && (parent.expression === ref || parent.arguments?.includes(ref))) return undefined;
+  if (ts.isBinaryExpression(parent)) {
+    const op = parent.operatorToken.kind;
+    if (isAssignmentOperator(op)) return parent.left === ref ? undefined : parent;
+    return LEAKING_OPERATORS.has(op) ? parent : undefined;
+  }
+  if (ts.isVariableDeclaration(parent)) return ts.isIdentifier(parent.name) ? parent : undefined;
+  if (
+    ts.isPrefixUnaryExpression(parent) || ts.isTypeOfExpression(parent) || ts.isVoidExpression(parent) || ts.isDeleteExpression(parent) ||
+    ts.isExpressionStatement(parent) || ts.isTemplateSpan(parent) || ts.isSpreadAssignment(parent) || ts.isExportSpecifier(parent) ||
+    ts.isTypeQueryNode(parent) || ts.isIfStatement(parent) || ts.isWhileStatement(parent) || ts.isDoStatement(parent) ||
+    (ts.isForStatement(parent) && parent.condition === ref) || ts.isSwitchStatement(parent) || ts.isCaseClause(parent) ||
+    ts.isForInStatement(parent) || ts.isQualifiedName(parent)
+  ) {
+    return undefined;
+  }
+  return parent;
+}
+
+function findIdentifier(scope: ts.Node, text: string): ts.Identifier | undefined {
+  let found: ts.Identifier | undefined;
+  walk(scope, (n) => {
+    if (found) return false;
+    if (ts.isIdentifier(n) && n.text === text) found = n;
+    return undefined;
+  });
+  return found;
+}
+
+/** A call that may write a member whose name the text does not spell after a dot. */
+const REFLECTIVE_WRITE = /\b(?:Object\s*\.\s*(?:assign|defineProperty|defineProperties)|Reflect\s*\.\s*(?:set|defineProperty))\s*\(/;
+
+/** Operators whose value may be the operand itself (`deps || other`, `a, deps`). */
+const LEAKING_OPERATORS: ReadonlySet<ts.SyntaxKind> = new Set([
+  ts.SyntaxKind.BarBarToken, ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.CommaToken,
+]);
 
 const PRIMITIVE_WITHOUT_OPTIONS = ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike | ts.TypeFlags.Undefined | ts.TypeFlags.Void;
 
