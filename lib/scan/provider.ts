@@ -24,6 +24,7 @@ import { isExported, referencesOf } from './references.js';
 import { requiredExports } from './commonjs.js';
 import { injectToken, tokenProviders } from './di-providers.js';
 import { autoImportSources } from './auto-imports.js';
+import { BASE_URL_ENV_WRITE, envFileBaseURL } from './base-url-env.js';
 
 export type { ReasonRef };
 
@@ -87,7 +88,7 @@ function writeTarget(value: ts.Expression): ts.Node {
 }
 
 /** The writes of a field from outside its class, or why they cannot all be seen yet. */
-type OutsideWrites = { values: ts.Expression[]; hidden?: ts.Node } | { pending: string };
+type OutsideWrites = { values: ts.Expression[]; loose: ts.Expression[]; hidden?: ts.Node } | { pending: string };
 /** A value written into a client variable or options object, and the path still to follow inside it. */
 type Write = { value: ts.Expression; rest: readonly string[]; by: string };
 
@@ -175,7 +176,7 @@ export class ProviderResolver {
     const where = locationOf(this.ctx, expr);
     const cls = sdkClassOf(bindingOfExpression(this.ctx, expr.expression));
     const text = `new ${shortText(expr.expression, 30)}()`;
-    if (cls === 'openai') return [this.fromOptions(expr.arguments?.[0], `${text} in ${where}`, depth)];
+    if (cls === 'openai') return [this.fromOptions(expr.arguments?.[0], `${text} in ${where}`, depth, expr)];
     if (cls === 'azure') {
       return [{ kind: 'sdk', provider: 'azure-legacy', evidence: `${text} in ${where}`, reason: { code: 'azure-legacy' }, notes: [], isDefault: false }];
     }
@@ -278,7 +279,7 @@ export class ProviderResolver {
     const ctor = cls.members.find(ts.isConstructorDeclaration);
     if (!ctor) {
       if (cls.getText().includes('baseURL')) return subclassUnknown(evidence);
-      return this.fromOptions(construction.arguments?.[0], evidence, depth);
+      return this.fromOptions(construction.arguments?.[0], evidence, depth, construction);
     }
     let superArgs: ts.NodeArray<ts.Expression> | undefined;
     walk(ctor, (n) => {
@@ -287,11 +288,39 @@ export class ProviderResolver {
     if (!superArgs) return subclassUnknown(evidence);
     const options = superArgs[0];
     if (options && mentionsParameter(options, ctor)) return subclassUnknown(evidence);
-    return this.fromOptions(options, evidence, depth);
+    return this.fromOptions(options, evidence, depth, construction);
+  }
+
+  /**
+   * Read the client options; a default client (P-DEFAULT) is not proven where the project sets
+   * OPENAI_BASE_URL itself (an env file beside the package, or code that assigns it).
+   */
+  private fromOptions(arg: ts.Expression | undefined, evidence: string, depth: number, construction: ts.Node): Origin {
+    const origin = this.readOptions(arg, evidence, depth);
+    if (origin.kind !== 'sdk' || !origin.isDefault) return origin;
+    const set = this.baseURLSetAt(construction);
+    if (!set) return origin;
+    return { kind: 'sdk', provider: 'unknown', isDefault: false, notes: [], evidence: `${evidence}, and OPENAI_BASE_URL is set in ${set}`, reason: { code: 'provider-unknown', detail: 'runtime-base-url' } };
+  }
+
+  private readonly envFiles = new Map<string, string | null>();
+  private baseURLAssignment: string | null | undefined;
+
+  private baseURLSetAt(construction: ts.Node): string | undefined {
+    if (this.baseURLAssignment === undefined) {
+      const search = this.ctx.callerSearch;
+      const files = search
+        ? search.filesNaming(SDK_BASE_URL_ENV).filter((f) => BASE_URL_ENV_WRITE.test(search.textOf(f) ?? ''))
+        : this.ctx.program.getSourceFiles().filter((sf) => isProjectFile(sf) && BASE_URL_ENV_WRITE.test(sf.text)).map((sf) => sf.fileName);
+      this.baseURLAssignment = files.length ? relativeFile(this.ctx.cwd, files[0]) : null;
+    }
+    if (this.baseURLAssignment) return this.baseURLAssignment;
+    const file = envFileBaseURL(path.dirname(construction.getSourceFile().fileName), this.envFiles);
+    return file && relativeFile(this.ctx.cwd, file);
   }
 
   /** Read the client options (P-DEFAULT, P-OPENAI-HOST, P-AZURE-*, P-NONOPENAI, P-RUNTIME, P-OPTS-SPREAD). */
-  private fromOptions(arg: ts.Expression | undefined, evidence: string, depth: number): Origin {
+  private readOptions(arg: ts.Expression | undefined, evidence: string, depth: number): Origin {
     const sdk = (provider: Provider, reason?: ReasonRef, notes: Note[] = [], isDefault = false): Origin =>
       ({ kind: 'sdk', provider, evidence, reason, notes, isDefault });
     if (!arg) return sdk('openai', undefined, [], true);
@@ -580,12 +609,15 @@ export class ProviderResolver {
     if (cache && name) return this.fromGlobalCache(cache, name, expr, depth);
     // an object literal we can see: const deps = { client: new OpenAI() }
     if (name) {
-      const holder = ts.isIdentifier(object) ? this.objectHolder(object) : undefined;
+      // `this.client` in a method of the literal is a member of whatever object the method is
+      // called on: a copy (`{ ...svc, client: groq }`) counts as a use the tool does not follow
+      const receiver = object.kind === ts.SyntaxKind.ThisKeyword;
+      const holder = ts.isIdentifier(object) ? this.objectHolder(object) : receiver ? literalOfThis(object) : undefined;
       const obj = ts.isObjectLiteralExpression(object) ? object : holder && (unwrap(holder.initializer!) as ts.ObjectLiteralExpression);
       const value = obj && propertyValue(obj.properties.find((p) => propertyNameText(p.name) === name));
       if (value) {
         // and what is written there after the literal: `deps.client = …`, `deps['client'] ??= …`
-        const written = holder ? this.holderWrites(holder, name) : [];
+        const written = holder ? this.holderWrites(holder, name, receiver) : [];
         if ('pending' in written) return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)} (${written.pending})`);
         if ('hidden' in written) return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)} (${this.hiddenWrite(written.hidden)})`);
         return [...this.origins(value, depth), ...written.flatMap((w) => this.valueAt(w.value, w.rest, undefined, w.by, depth))];
@@ -691,6 +723,14 @@ export class ProviderResolver {
     const outside = this.outsideFieldWrites(cls, classes, name);
     if ('pending' in outside) return this.byType(use, 'injected', `${evidence} (${outside.pending})`);
     hidden ??= outside.hidden;
+    // a loose write of anything but a test's double (N04) may have replaced the client
+    for (const value of outside.loose) {
+      if (hidden) break;
+      const origins = this.origins(value, depth);
+      if (origins.length && origins.every((o) => o.kind === 'foreign' && o.double)) this.ctx.doubles.add(value.getSourceFile().fileName);
+      // whatever else a test writes there is a stand-in too, not a client production reaches
+      else if (!TEST_FILE.test(relativeFile(this.ctx.cwd, value.getSourceFile().fileName))) hidden = writeTarget(value);
+    }
     if (hidden) return this.byType(use, 'injected', `${evidence} (${this.hiddenWrite(hidden)})`);
     const out = values.flatMap((v) => this.origins(v, depth));
     for (const value of outside.values) {
@@ -730,6 +770,7 @@ export class ProviderResolver {
     if (missing.length) result = { pending: `files that write a member ${name} were not looked at yet` };
     else {
       const values: ts.Expression[] = [];
+      const loose: ts.Expression[] = [];
       let hidden: ts.Node | undefined;
       // inside the classes, `this.x` and `Cls.x` are the class walk's; here, `Cls.x` after the class
       // and any other object the checker types as an instance
@@ -737,8 +778,8 @@ export class ProviderResolver {
       const isInstance = (obj: ts.Expression) =>
         !inside(obj) && unwrap(obj).kind !== ts.SyntaxKind.ThisKeyword && (classes.some((c) => this.namesClass(obj, c)) || this.isInstanceOf(obj, classes));
       const mayBeInstance = (obj: ts.Expression) => !inside(obj) && this.mayBeInstance(obj, classes);
-      for (const sf of files) hidden ??= this.memberWritesIn(sf, name, isInstance, values, mayBeInstance);
-      result = { values, hidden };
+      for (const sf of files) hidden ??= this.memberWritesIn(sf, name, isInstance, values, mayBeInstance, loose);
+      result = { values, loose, hidden };
     }
     this.outsideWritesCache.set(key, result);
     return result;
@@ -751,21 +792,24 @@ export class ProviderResolver {
    */
   private memberWritesIn(
     scope: ts.Node, name: string, isHolder: (e: ts.Expression) => boolean, values: ts.Expression[], mayHold: (e: ts.Expression) => boolean = () => false,
+    loose: ts.Expression[] = [],
   ): ts.Node | undefined {
     let hidden: ts.Node | undefined;
-    const either = (e: ts.Expression) => isHolder(e) || mayHold(e);
     walk(scope, (n) => {
-      if (ts.isCallExpression(n) && (this.assignsInto(n, either, name) || this.definesMember(n, either, name))) hidden ??= n;
+      // a loose target counts only when the call spells the member (`Object.assign(x, { client })`)
+      if (ts.isCallExpression(n) && (this.assignsInto(n, isHolder, name) || this.definesMember(n, isHolder, name))) hidden ??= n;
+      if (ts.isCallExpression(n) && (this.assignsInto(n, mayHold, name, true) || this.definesMember(n, mayHold, name, true))) hidden ??= n;
       if (accessName(n) !== name) return;
       const written = writtenValue(n);
       if (written === undefined) return;
       const object = (n as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression;
-      // an object that may be an instance (`any`, a type parameter, a structural type) hides what it gets
+      // an object that may be an instance (`any`, a type parameter, a structural type): what it
+      // gets is judged by the caller (a test's double is no client), what no right side shows hides it
       if (!isHolder(object)) {
-        if (mayHold(object) && !hidden) {
-          this.looseWrites.add(n);
-          hidden = n;
-        }
+        if (!mayHold(object)) return;
+        this.looseWrites.add(n);
+        if (written === 'hidden') hidden ??= n;
+        else loose.push(written);
         return;
       }
       if (written === 'hidden') hidden ??= n;
@@ -775,23 +819,23 @@ export class ProviderResolver {
   }
 
   /** `Object.defineProperty(x, 'client', …)`, `Reflect.set(x, 'client', …)`, `Object.defineProperties(x, …)`. */
-  private definesMember(call: ts.CallExpression, isTarget: (e: ts.Expression) => boolean, name: string): boolean {
+  private definesMember(call: ts.CallExpression, isTarget: (e: ts.Expression) => boolean, name: string, spelled = false): boolean {
     const callee = unwrap(call.expression);
     if (!ts.isPropertyAccessExpression(callee) || !ts.isIdentifier(callee.expression)) return false;
     const fn = `${callee.expression.text}.${callee.name.text}`;
     if (!['Object.defineProperty', 'Object.defineProperties', 'Reflect.set', 'Reflect.defineProperty'].includes(fn)) return false;
     const [target, key] = call.arguments;
     if (!target || !isTarget(target)) return false;
-    if (fn === 'Object.defineProperties') return true;
+    if (fn === 'Object.defineProperties') return !spelled;
     const literal = key && stringValue(unwrap(key));
-    return literal === undefined || literal === name;
+    return literal === undefined ? !spelled : literal === name;
   }
 
   /**
    * An object the checker cannot tie to a class but that may be an instance of one of `classes`:
    * `any` (`(svc as any)`, an untyped JavaScript parameter), a type parameter, a parameter whose
-   * declared type an instance satisfies (`o: { client: OpenAI }`), or `this` in a class whose base
-   * the tool cannot see (a mixin's `class extends B`) or that extends one of them by another name.
+   * declared type an instance satisfies (`o: { client: OpenAI }`), or `this` in a mixin's class
+   * (`class extends Base` of a parameter or a call) or in one extending them by another name.
    */
   private mayBeInstance(obj: ts.Expression, classes: readonly ts.ClassLikeDeclaration[]): boolean {
     const checker = this.ctx.checker;
@@ -801,8 +845,13 @@ export class ProviderResolver {
       if (!cls || classes.includes(cls)) return false;
       const heritage = cls.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
       if (!heritage) return false;
-      const base = checker.getTypeAtLocation(heritage.expression);
-      if (base.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.TypeParameter)) return true;
+      // a mixin's base (a parameter, a call's result); a class of an unresolved package is not ours
+      const base = unwrap(heritage.expression);
+      const baseDecl = ts.isIdentifier(base) ? declarationOf(checker, base) : undefined;
+      if (baseDecl && ts.isParameter(baseDecl)) return true;
+      // `extends mix(Base)`: only when the call is handed one of the classes (not `InheritMultiple([A, B])` of others)
+      if (ts.isCallExpression(base)) return this.namesAnyClass(base.arguments, classes);
+      if (checker.getTypeAtLocation(base).flags & ts.TypeFlags.TypeParameter) return true;
       const instance = checker.getTypeAtLocation(cls);
       return (checker.getBaseTypes(instance as ts.InterfaceType) ?? []).some((t) => this.isOrExtends(t, classes));
     }
@@ -817,9 +866,22 @@ export class ProviderResolver {
     });
   }
 
-  /** A type that is, or derives from, an instance of one of `classes`. */
+  private namesAnyClass(nodes: readonly ts.Node[], classes: readonly ts.ClassLikeDeclaration[]): boolean {
+    let found = false;
+    const visit = (n: ts.Node): false | undefined => {
+      if (found) return false;
+      if (ts.isIdentifier(n) && classes.some((c) => c.name?.text === n.text) && classes.includes(resolveClass(this.ctx.checker, n) as ts.ClassLikeDeclaration)) found = true;
+      return undefined;
+    };
+    for (const node of nodes) {
+      visit(node);
+      walk(node, visit);
+    }
+    return found;
+  }
+
+  /** A type that is, or derives from, an instance of one of `classes` (an unresolved ancestor is not one). */
   private isOrExtends(type: ts.Type, classes: readonly ts.ClassLikeDeclaration[], depth = 0): boolean {
-    if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.TypeParameter)) return true;
     if (type.getSymbol()?.declarations?.some((d) => classes.includes(d as ts.ClassLikeDeclaration))) return true;
     if (depth > 8 || !(type.flags & ts.TypeFlags.Object) || !((type as ts.ObjectType).objectFlags & ts.ObjectFlags.ClassOrInterface)) return false;
     return (this.ctx.checker.getBaseTypes(type as ts.InterfaceType) ?? []).some((t) => this.isOrExtends(t, classes, depth + 1));
@@ -910,8 +972,8 @@ export class ProviderResolver {
    * A module that names it without a named import (a namespace import, `require`) and writes a
    * member of that name leaves it unproven.
    */
-  private holderWrites(holder: ts.VariableDeclaration & { name: ts.Identifier }, member: string): Write[] | { hidden: ts.Node } | { pending: string } {
-    const own = this.writesTo(holder.getSourceFile(), holder.name, [member]);
+  private holderWrites(holder: ts.VariableDeclaration & { name: ts.Identifier }, member: string, receiver = false): Write[] | { hidden: ts.Node } | { pending: string } {
+    const own = this.writesTo(holder.getSourceFile(), holder.name, [member], 0, receiver);
     const search = this.ctx.callerSearch;
     if ('hidden' in own || !search || !isExported(this.ctx.checker, holder.name)) return own;
     const ownFile = path.normalize(holder.getSourceFile().fileName);
@@ -927,7 +989,7 @@ export class ProviderResolver {
         for (const spec of bindings.elements) {
           if (aliasTarget(this.ctx.checker, spec) !== holder) continue;
           imported = true;
-          const written = this.writesTo(sf, spec.name, [member]);
+          const written = this.writesTo(sf, spec.name, [member], 0, receiver);
           if ('hidden' in written) return written;
           out.push(...written);
         }
@@ -972,13 +1034,13 @@ export class ProviderResolver {
   }
 
   /** `Object.assign(<target>, …)` whose sources may hold `name`. */
-  private assignsInto(call: ts.CallExpression, isTarget: (e: ts.Expression) => boolean, name: string): boolean {
+  private assignsInto(call: ts.CallExpression, isTarget: (e: ts.Expression) => boolean, name: string, spelled = false): boolean {
     if (!this.isObjectAssign(call)) return false;
     const [target, ...sources] = call.arguments;
     if (!target || !isTarget(target)) return false;
     return sources.some((src) => {
       const obj = unwrap(src);
-      if (!ts.isObjectLiteralExpression(obj)) return true;
+      if (!ts.isObjectLiteralExpression(obj)) return !spelled;
       return obj.properties.some((p) => !p.name || ts.isComputedPropertyName(p.name) || propertyNameText(p.name) === name);
     });
   }
@@ -1042,7 +1104,7 @@ export class ProviderResolver {
    * `scope`: `client = …`, `client ??= …`, `options.client = …`, `options['client'] ||= …`; or
    * where a write hides the value (`+=`, `[options.client] = …`, `Object.assign(options, overrides)`).
    */
-  private writesTo(scope: ts.Node, id: ts.Identifier, path: readonly string[], hops = 0): Write[] | { hidden: ts.Node } {
+  private writesTo(scope: ts.Node, id: ts.Identifier, path: readonly string[], hops = 0, copiesEscape = false): Write[] | { hidden: ts.Node } {
     const symbol = this.ctx.checker.getSymbolAtLocation(id);
     if (!symbol) return [];
     const out: Write[] = [];
@@ -1060,7 +1122,7 @@ export class ProviderResolver {
       // an object stored elsewhere (`const d = deps`, `[deps]`, `{ deps }`, `return deps`) may be
       // written through what holds it, which this walk does not follow
       if (path.length && !hidden) {
-        const stored = storedElsewhere(climbWrappers(n) as ts.Expression);
+        const stored = storedElsewhere(climbWrappers(n) as ts.Expression, copiesEscape);
         if (stored) {
           this.passedOn.add(stored);
           hidden = stored;
@@ -1482,8 +1544,10 @@ function subclassUnknown(evidence: string): Origin {
  * undefined for its members, a call argument (read by writesByCallee), a write of the whole, a
  * comparison or test, a copy (`{ ...deps }`, destructuring), an export specifier and types.
  */
-function storedElsewhere(ref: ts.Expression): ts.Node | undefined {
+function storedElsewhere(ref: ts.Expression, copiesEscape = false): ts.Node | undefined {
   const parent = ref.parent;
+  // a copy carries the methods whose `this` reads the member (`{ ...svc, client: groq }.ask()`)
+  if (copiesEscape && (ts.isSpreadAssignment(parent) || ts.isSpreadElement(parent))) return parent;
   if ((ts.isPropertyAccessExpression(parent) || ts.isElementAccessExpression(parent)) && parent.expression === ref) return undefined;
   if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && (parent.expression === ref || parent.arguments?.includes(ref))) return undefined;
   if (ts.isBinaryExpression(parent)) {
@@ -1504,6 +1568,19 @@ function storedElsewhere(ref: ts.Expression): ts.Node | undefined {
   return parent;
 }
 
+/** The variable holding the object literal whose method `this` is in (`const svc = { ask() { this… } }`). */
+function literalOfThis(node: ts.Node): (ts.VariableDeclaration & { name: ts.Identifier }) | undefined {
+  let fn: ts.Node | undefined = node.parent;
+  while (fn && !ts.isSourceFile(fn) && !(isFunctionLike(fn) && !ts.isArrowFunction(fn)) && !ts.isClassLike(fn)) fn = fn.parent;
+  if (!fn || ts.isSourceFile(fn) || ts.isClassLike(fn)) return undefined;
+  const member = ts.isFunctionExpression(fn) && ts.isPropertyAssignment(fn.parent) ? fn.parent : fn;
+  const literal = member.parent;
+  if (!literal || !ts.isObjectLiteralExpression(literal)) return undefined;
+  const decl = climbWrappers(literal).parent;
+  if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer || unwrap(decl.initializer) !== literal) return undefined;
+  return isProjectFile(decl.getSourceFile()) ? (decl as ts.VariableDeclaration & { name: ts.Identifier }) : undefined;
+}
+
 function findIdentifier(scope: ts.Node, text: string): ts.Identifier | undefined {
   let found: ts.Identifier | undefined;
   walk(scope, (n) => {
@@ -1513,6 +1590,9 @@ function findIdentifier(scope: ts.Node, text: string): ts.Identifier | undefined
   });
   return found;
 }
+
+/** A test file, by the names test runners look for. */
+const TEST_FILE = /(?:^|[\\/])(?:__tests__|__mocks__|tests?|spec)[\\/]|\.(?:test|spec)\.[cm]?[jt]sx?$/;
 
 /** A call that may write a member whose name the text does not spell after a dot. */
 const REFLECTIVE_WRITE = /\b(?:Object\s*\.\s*(?:assign|defineProperty|defineProperties)|Reflect\s*\.\s*(?:set|defineProperty))\s*\(/;
