@@ -2027,9 +2027,9 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
   }
   // P-UNION (second stream): a module that writes another vendor's client (or a test's double)
   // into an instance of the class, from outside it
-  let outsideWrite: 'vendor' | 'double' | undefined;
+  let outsideWrite: 'vendor' | 'double' | 'loose' | undefined;
   if (holderClass && publicField && baseUrl !== 'env' && x.bool(0.5)) {
-    outsideWrite = x.pick(['vendor', 'vendor', 'double'] as const);
+    outsideWrite = x.pick(['vendor', 'vendor', 'double', 'loose'] as const);
     shape(ctx, `class:field-written-outside-${outsideWrite}`);
     const w = new Writer(p, st);
     const spec = cjs ? `./${mainName}` : `./${mainName.replace(/\.ts$/, '.js')}`;
@@ -2043,7 +2043,17 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
     }
     w.blank();
     w.stmt(`const shared = new ${holderClass.name}()`);
-    if (outsideWrite === 'vendor') w.stmt(`shared.${fieldName} = new OpenAI({ baseURL: ${s('https://api.vendor.example/v1')}, apiKey: ${s('sk-vendor')} })`);
+    const vendorClient = `new OpenAI({ baseURL: ${s('https://api.vendor.example/v1')}, apiKey: ${s('sk-vendor')} })`;
+    if (outsideWrite === 'vendor') w.stmt(`shared.${fieldName} = ${vendorClient}`);
+    // through a type that does not name the class: an `any` alias, or an untyped JavaScript parameter
+    else if (outsideWrite === 'loose' && ctx.ts) {
+      w.stmt('const untyped: any = shared');
+      w.stmt(`untyped.${fieldName} = ${vendorClient}`);
+    }
+    else if (outsideWrite === 'loose') {
+      w.stmt(`function swap(target) { target.${fieldName} = ${vendorClient}; }`);
+      w.stmt('swap(shared)');
+    }
     else w.stmt(`shared.${fieldName} = { chat: { completions: { create: async () => ({ choices: [] }) } } }${ctx.ts ? ' as unknown as OpenAI' : ''}`);
     w.stmt(cjs ? 'module.exports = { shared }' : 'export { shared }');
     files[`${dir}${outsideWrite === 'double' ? 'setup.test' : 'setup'}.${ext}`] = joinLines(w, st.eol);
@@ -2062,6 +2072,7 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
   const built: [string, string | undefined] = baseUrl === 'vendor' ? ['other', 'provider-not-openai'] : baseUrl === 'env' ? ['unknown', 'provider-unknown:runtime-base-url'] : ['openai', undefined];
   let [provider, providerReason] = injected ? ['unknown', 'provider-unknown:injected'] : built;
   if (outsideWrite === 'vendor') [provider, providerReason] = ['other', 'provider-not-openai'];
+  if (outsideWrite === 'loose') [provider, providerReason] = ['unknown', 'provider-unknown:injected'];
   if (callers) {
     [provider, providerReason] = callers === 'unproven' ? ['unknown', 'provider-unknown:injected']
       : callers === 'vendor' ? ['other', 'provider-not-openai'] : built;
