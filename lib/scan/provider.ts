@@ -4,7 +4,6 @@
  * client options to decide the provider.
  */
 import path from 'node:path';
-import { escapeRegExp } from '../regexp.js';
 import type { Note, Provider } from '../report/model.js';
 import type { ReasonRef } from '../rules/reasons.js';
 import {
@@ -12,7 +11,6 @@ import {
 } from '../rules/providers.js';
 import {
   ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, climbWrappers, returnExpressions, accessName,
-  isAssignmentOperator,
 } from './ast.js';
 import { chainOf } from './find-sites.js';
 import { isMockPackage, isOtherSdk } from '../rules/other-sdks.js';
@@ -20,11 +18,12 @@ import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, 
 import { type ScanContext, locationOf, resolveClass, isProjectFile, relativeFile } from './context.js';
 import { holderOf, invocationsOf, type Invocation } from './injected.js';
 import { calledFunction, loadedSourceFiles } from './callers.js';
-import { isExported, referencesOf } from './references.js';
+import { isExported } from './references.js';
 import { requiredExports } from './commonjs.js';
 import { injectToken, tokenProviders } from './di-providers.js';
 import { autoImportSources } from './auto-imports.js';
 import { BASE_URL_ENV_WRITE, envFileBaseURL } from './base-url-env.js';
+import { REFLECTIVE_WRITE, TEST_FILE, findIdentifier, literalOfThis, memberWritePattern, storedElsewhere, writeTarget } from './writes.js';
 
 export type { ReasonRef };
 
@@ -70,21 +69,6 @@ function calleeText(callee: ts.Expression): string {
   const e = unwrap(callee);
   if (ts.isIdentifier(e)) return e.text;
   return ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) ? `${e.expression.text}.${e.name.text}` : '';
-}
-
-/**
- * The text of a write into a member `name` of some object (`.client =`, `['client'] ??=`, the
- * `.client] =` of a destructuring): which files of the run may write it, before parsing them.
- */
-function memberWritePattern(name: string): RegExp {
-  const member = `(?:\\.\\s*${escapeRegExp(name)}|\\[\\s*['"\`]${escapeRegExp(name)}['"\`]\\s*\\])`;
-  return new RegExp(`${member}(?:\\s*[\\]}])?\\s*(?:=(?![=>])|\\?\\?=|\\|\\|=|&&=)`);
-}
-
-/** `svc.client` of `svc.client = value`: what a write's right side is written into. */
-function writeTarget(value: ts.Expression): ts.Node {
-  const write = climbWrappers(value).parent;
-  return ts.isBinaryExpression(write) ? write.left : write;
 }
 
 /** The writes of a field from outside its class, or why they cannot all be seen yet. */
@@ -308,10 +292,7 @@ export class ProviderResolver {
 
   private baseURLSetAt(construction: ts.Node): string | undefined {
     if (this.baseURLAssignment === undefined) {
-      const search = this.ctx.callerSearch;
-      const files = search
-        ? search.filesNaming(SDK_BASE_URL_ENV).filter((f) => BASE_URL_ENV_WRITE.test(search.textOf(f) ?? ''))
-        : this.ctx.program.getSourceFiles().filter((sf) => isProjectFile(sf) && BASE_URL_ENV_WRITE.test(sf.text)).map((sf) => sf.fileName);
+      const files = this.filesOfRun(SDK_BASE_URL_ENV, (text) => BASE_URL_ENV_WRITE.test(text));
       this.baseURLAssignment = files.length ? relativeFile(this.ctx.cwd, files[0]) : null;
     }
     if (this.baseURLAssignment) return this.baseURLAssignment;
@@ -759,12 +740,8 @@ export class ProviderResolver {
     const key = `${cls.getSourceFile().fileName}:${cls.pos}:${name}`;
     const cached = this.outsideWritesCache.get(key);
     if (cached) return cached;
-    const search = this.ctx.callerSearch;
     const writes = memberWritePattern(name);
-    const mayWrite = (text: string) => writes.test(text) || REFLECTIVE_WRITE.test(text);
-    const paths = search
-      ? search.filesNaming(name).filter((f) => mayWrite(search.textOf(f) ?? ''))
-      : this.ctx.program.getSourceFiles().filter((sf) => isProjectFile(sf) && mayWrite(sf.text)).map((sf) => sf.fileName);
+    const paths = this.filesOfRun(name, (text) => writes.test(text) || REFLECTIVE_WRITE.test(text));
     const { files, missing } = loadedSourceFiles(this.ctx, paths);
     let result: OutsideWrites;
     if (missing.length) result = { pending: `files that write a member ${name} were not looked at yet` };
@@ -944,18 +921,22 @@ export class ProviderResolver {
       node = outer;
     }
     if (keys.length === 0) return undefined;
-    const search = this.ctx.callerSearch;
     const own = path.normalize(decl.getSourceFile().fileName);
     for (const key of keys) {
       const writes = new RegExp(memberWritePattern(key).source, 'g');
-      const writesIn = (file: string, text: string) => (text.match(writes)?.length ?? 0) > (exported && path.normalize(file) === own ? 1 : 0);
-      const files = search
-        ? search.filesNaming(key).filter((f) => writesIn(f, search.textOf(f) ?? ''))
-        : this.ctx.program.getSourceFiles().filter((sf) => isProjectFile(sf) && writesIn(sf.fileName, sf.text)).map((sf) => sf.fileName);
+      const files = this.filesOfRun(key, (text, file) => (text.match(writes)?.length ?? 0) > (exported && path.normalize(file) === own ? 1 : 0));
       const what = exported ? 'an export of the module' : 'a member of the object literal';
       if (files.length) return `${what} in ${locationOf(this.ctx, decl)}; ${relativeFile(this.ctx.cwd, files[0])} writes a member ${key}`;
     }
     return undefined;
+  }
+
+  /** The files of the run that name `name` and whose text passes `test` (without a caller search: the program's project files). */
+  private filesOfRun(name: string, test: (text: string, file: string) => boolean): string[] {
+    const search = this.ctx.callerSearch;
+    return search
+      ? search.filesNaming(name).filter((f) => test(search.textOf(f) ?? '', f))
+      : this.ctx.program.getSourceFiles().filter((sf) => isProjectFile(sf) && test(sf.text, sf.fileName)).map((sf) => sf.fileName);
   }
 
   /** The variable an object holder is declared by (`const deps = { client: … }`), here or imported. */
@@ -1536,71 +1517,6 @@ function dedupeNotes(notes: Note[]): Note[] {
 function subclassUnknown(evidence: string): Origin {
   return { kind: 'sdk', provider: 'unknown', evidence, reason: { code: 'provider-unknown', detail: 'subclass' }, notes: [], isDefault: false };
 }
-
-/**
- * A use of an object holder that passes the object itself on to something the write reader does
- * not follow: an alias (`const d = deps`, `x = deps`), an array, object or return that stores it,
- * a branch of `a ? deps : b` or `deps || other`, `export default`. Returns the node that takes it;
- * undefined for its members, a call argument (read by writesByCallee), a write of the whole, a
- * comparison or test, a copy (`{ ...deps }`, destructuring), an export specifier and types.
- */
-function storedElsewhere(ref: ts.Expression, copiesEscape = false): ts.Node | undefined {
-  const parent = ref.parent;
-  // a copy carries the methods whose `this` reads the member (`{ ...svc, client: groq }.ask()`)
-  if (copiesEscape && (ts.isSpreadAssignment(parent) || ts.isSpreadElement(parent))) return parent;
-  if ((ts.isPropertyAccessExpression(parent) || ts.isElementAccessExpression(parent)) && parent.expression === ref) return undefined;
-  if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && (parent.expression === ref || parent.arguments?.includes(ref))) return undefined;
-  if (ts.isBinaryExpression(parent)) {
-    const op = parent.operatorToken.kind;
-    if (isAssignmentOperator(op)) return parent.left === ref ? undefined : parent;
-    return LEAKING_OPERATORS.has(op) ? parent : undefined;
-  }
-  if (ts.isVariableDeclaration(parent)) return ts.isIdentifier(parent.name) ? parent : undefined;
-  if (
-    ts.isPrefixUnaryExpression(parent) || ts.isTypeOfExpression(parent) || ts.isVoidExpression(parent) || ts.isDeleteExpression(parent) ||
-    ts.isExpressionStatement(parent) || ts.isTemplateSpan(parent) || ts.isSpreadAssignment(parent) || ts.isExportSpecifier(parent) ||
-    ts.isTypeQueryNode(parent) || ts.isIfStatement(parent) || ts.isWhileStatement(parent) || ts.isDoStatement(parent) ||
-    (ts.isForStatement(parent) && parent.condition === ref) || ts.isSwitchStatement(parent) || ts.isCaseClause(parent) ||
-    ts.isForInStatement(parent) || ts.isQualifiedName(parent)
-  ) {
-    return undefined;
-  }
-  return parent;
-}
-
-/** The variable holding the object literal whose method `this` is in (`const svc = { ask() { this… } }`). */
-function literalOfThis(node: ts.Node): (ts.VariableDeclaration & { name: ts.Identifier }) | undefined {
-  let fn: ts.Node | undefined = node.parent;
-  while (fn && !ts.isSourceFile(fn) && !(isFunctionLike(fn) && !ts.isArrowFunction(fn)) && !ts.isClassLike(fn)) fn = fn.parent;
-  if (!fn || ts.isSourceFile(fn) || ts.isClassLike(fn)) return undefined;
-  const member = ts.isFunctionExpression(fn) && ts.isPropertyAssignment(fn.parent) ? fn.parent : fn;
-  const literal = member.parent;
-  if (!literal || !ts.isObjectLiteralExpression(literal)) return undefined;
-  const decl = climbWrappers(literal).parent;
-  if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer || unwrap(decl.initializer) !== literal) return undefined;
-  return isProjectFile(decl.getSourceFile()) ? (decl as ts.VariableDeclaration & { name: ts.Identifier }) : undefined;
-}
-
-function findIdentifier(scope: ts.Node, text: string): ts.Identifier | undefined {
-  let found: ts.Identifier | undefined;
-  walk(scope, (n) => {
-    if (found) return false;
-    if (ts.isIdentifier(n) && n.text === text) found = n;
-    return undefined;
-  });
-  return found;
-}
-
-/** A test file, by the names test runners look for. */
-const TEST_FILE = /(?:^|[\\/])(?:__tests__|__mocks__|tests?|spec)[\\/]|\.(?:test|spec)\.[cm]?[jt]sx?$/;
-
-/** A call that may write a member whose name the text does not spell after a dot. */
-const REFLECTIVE_WRITE = /\b(?:Object\s*\.\s*(?:assign|defineProperty|defineProperties)|Reflect\s*\.\s*(?:set|defineProperty))\s*\(/;
-
-/** Operators whose value may be the operand itself (`deps || other`, `a, deps`). */
-const LEAKING_OPERATORS: ReadonlySet<ts.SyntaxKind> = new Set([
-  ts.SyntaxKind.BarBarToken, ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.CommaToken,
-]);
 
 const PRIMITIVE_WITHOUT_OPTIONS = ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike | ts.TypeFlags.Undefined | ts.TypeFlags.Void;
 

@@ -1,0 +1,89 @@
+/**
+ * What counts as a write of a member, in the text of a file (to pick the files worth parsing) and
+ * in its syntax (a use that hands an object on where its writes are not followed). Pure helpers of
+ * the provider proof's write reader (lib/scan/provider.ts).
+ */
+import { escapeRegExp } from '../regexp.js';
+import { ts, unwrap, climbWrappers, isAssignmentOperator, isFunctionLike, walk } from './ast.js';
+import { isProjectFile } from './context.js';
+
+/**
+ * The text of a write into a member `name` of some object (`.client =`, `['client'] ??=`, the
+ * `.client] =` of a destructuring): which files of the run may write it, before parsing them.
+ */
+export function memberWritePattern(name: string): RegExp {
+  const member = `(?:\\.\\s*${escapeRegExp(name)}|\\[\\s*['"\`]${escapeRegExp(name)}['"\`]\\s*\\])`;
+  return new RegExp(`${member}(?:\\s*[\\]}])?\\s*(?:=(?![=>])|\\?\\?=|\\|\\|=|&&=)`);
+}
+
+/** `svc.client` of `svc.client = value`: what a write's right side is written into. */
+export function writeTarget(value: ts.Expression): ts.Node {
+  const write = climbWrappers(value).parent;
+  return ts.isBinaryExpression(write) ? write.left : write;
+}
+
+/**
+ * A use of an object holder that passes the object itself on to something the write reader does
+ * not follow: an alias (`const d = deps`, `x = deps`), an array, object or return that stores it,
+ * a branch of `a ? deps : b` or `deps || other`, `export default`. Returns the node that takes it;
+ * undefined for its members, a call argument (read by writesByCallee), a write of the whole, a
+ * comparison or test, a copy (`{ ...deps }`, destructuring), an export specifier and types.
+ */
+export function storedElsewhere(ref: ts.Expression, copiesEscape = false): ts.Node | undefined {
+  const parent = ref.parent;
+  // a copy carries the methods whose `this` reads the member (`{ ...svc, client: groq }.ask()`)
+  if (copiesEscape && (ts.isSpreadAssignment(parent) || ts.isSpreadElement(parent))) return parent;
+  if ((ts.isPropertyAccessExpression(parent) || ts.isElementAccessExpression(parent)) && parent.expression === ref) return undefined;
+  if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && (parent.expression === ref || parent.arguments?.includes(ref))) return undefined;
+  if (ts.isBinaryExpression(parent)) {
+    const op = parent.operatorToken.kind;
+    if (isAssignmentOperator(op)) return parent.left === ref ? undefined : parent;
+    return LEAKING_OPERATORS.has(op) ? parent : undefined;
+  }
+  if (ts.isVariableDeclaration(parent)) return ts.isIdentifier(parent.name) ? parent : undefined;
+  if (
+    ts.isPrefixUnaryExpression(parent) || ts.isTypeOfExpression(parent) || ts.isVoidExpression(parent) || ts.isDeleteExpression(parent) ||
+    ts.isExpressionStatement(parent) || ts.isTemplateSpan(parent) || ts.isSpreadAssignment(parent) || ts.isExportSpecifier(parent) ||
+    ts.isTypeQueryNode(parent) || ts.isIfStatement(parent) || ts.isWhileStatement(parent) || ts.isDoStatement(parent) ||
+    (ts.isForStatement(parent) && parent.condition === ref) || ts.isSwitchStatement(parent) || ts.isCaseClause(parent) ||
+    ts.isForInStatement(parent) || ts.isQualifiedName(parent)
+  ) {
+    return undefined;
+  }
+  return parent;
+}
+
+/** The variable holding the object literal whose method `this` is in (`const svc = { ask() { this… } }`). */
+export function literalOfThis(node: ts.Node): (ts.VariableDeclaration & { name: ts.Identifier }) | undefined {
+  let fn: ts.Node | undefined = node.parent;
+  while (fn && !ts.isSourceFile(fn) && !(isFunctionLike(fn) && !ts.isArrowFunction(fn)) && !ts.isClassLike(fn)) fn = fn.parent;
+  if (!fn || ts.isSourceFile(fn) || ts.isClassLike(fn)) return undefined;
+  const member = ts.isFunctionExpression(fn) && ts.isPropertyAssignment(fn.parent) ? fn.parent : fn;
+  const literal = member.parent;
+  if (!literal || !ts.isObjectLiteralExpression(literal)) return undefined;
+  const decl = climbWrappers(literal).parent;
+  if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer || unwrap(decl.initializer) !== literal) return undefined;
+  return isProjectFile(decl.getSourceFile()) ? (decl as ts.VariableDeclaration & { name: ts.Identifier }) : undefined;
+}
+
+export function findIdentifier(scope: ts.Node, text: string): ts.Identifier | undefined {
+  let found: ts.Identifier | undefined;
+  walk(scope, (n) => {
+    if (found) return false;
+    if (ts.isIdentifier(n) && n.text === text) found = n;
+    return undefined;
+  });
+  return found;
+}
+
+/** A test file, by the names test runners look for. */
+export const TEST_FILE = /(?:^|[\\/])(?:__tests__|__mocks__|tests?|spec)[\\/]|\.(?:test|spec)\.[cm]?[jt]sx?$/;
+
+/** A call that may write a member whose name the text does not spell after a dot. */
+export const REFLECTIVE_WRITE = /\b(?:Object\s*\.\s*(?:assign|defineProperty|defineProperties)|Reflect\s*\.\s*(?:set|defineProperty))\s*\(/;
+
+/** Operators whose value may be the operand itself (`deps || other`, `a, deps`). */
+const LEAKING_OPERATORS: ReadonlySet<ts.SyntaxKind> = new Set([
+  ts.SyntaxKind.BarBarToken, ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.CommaToken,
+]);
+
