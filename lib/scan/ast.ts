@@ -237,6 +237,59 @@ export function isBooleanContext(node: ts.Node): boolean {
   return false;
 }
 
+/**
+ * `x == null`, `x === undefined`, `x !== null`…: a comparison of `node` with null or undefined.
+ * A Chat array that is absent when empty (`tool_calls`) maps to an array that is always there.
+ */
+export function isNullishComparison(node: ts.Node): boolean {
+  const outer = climbWrappers(node);
+  const parent = outer.parent;
+  if (!ts.isBinaryExpression(parent) || !EQUALITY.has(parent.operatorToken.kind)) return false;
+  const other = unwrap(parent.left === outer ? parent.right : parent.left);
+  return other.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(other) && other.text === 'undefined') || ts.isVoidExpression(other);
+}
+
+/**
+ * A count used only to tell empty from not empty: a boolean context, or a comparison with 0
+ * (`n > 0`, `n === 0`, `n !== 0`, `n >= 1`, `n < 1`, and the same mirrored).
+ */
+export function isEmptinessTest(node: ts.Node): boolean {
+  if (isBooleanContext(node)) return true;
+  const outer = climbWrappers(node);
+  const parent = outer.parent;
+  if (ts.isCallExpression(parent) && ts.isIdentifier(parent.expression) && parent.expression.text === 'expect' && parent.arguments[0] === outer) return isEmptinessMatcher(parent);
+  if (!ts.isBinaryExpression(parent)) return false;
+  const left = parent.left === outer;
+  const other = unwrap(left ? parent.right : parent.left);
+  if (!ts.isNumericLiteral(other)) return false;
+  const n = Number(other.text);
+  const op = parent.operatorToken.kind;
+  if (EQUALITY.has(op)) return n === 0;
+  const K = ts.SyntaxKind;
+  // written as count OP n: > 0, >= 1, < 1, <= 0 (mirrored when the count is on the right)
+  const [gt, ge, lt, le] = left ? [K.GreaterThanToken, K.GreaterThanEqualsToken, K.LessThanToken, K.LessThanEqualsToken] : [K.LessThanToken, K.LessThanEqualsToken, K.GreaterThanToken, K.GreaterThanEqualsToken];
+  return (op === gt && n === 0) || (op === ge && n === 1) || (op === lt && n === 1) || (op === le && n === 0);
+}
+
+/** `expect(n).toBeGreaterThan(0)`, `.toBeTruthy()`, `.not.toBe(0)`…: a test runner's emptiness assertion. */
+function isEmptinessMatcher(expectCall: ts.CallExpression): boolean {
+  let access: ts.Node = expectCall.parent;
+  if (ts.isPropertyAccessExpression(access) && access.name.text === 'not') access = access.parent;
+  if (!ts.isPropertyAccessExpression(access) || !ts.isCallExpression(access.parent) || access.parent.expression !== access) return false;
+  const matcher = access.name.text;
+  const arg = access.parent.arguments[0];
+  const n = arg && ts.isNumericLiteral(arg) ? Number(arg.text) : undefined;
+  if (matcher === 'toBeTruthy' || matcher === 'toBeFalsy') return true;
+  if (matcher === 'toBeGreaterThan' || matcher === 'toBeLessThanOrEqual') return n === 0;
+  if (matcher === 'toBeGreaterThanOrEqual' || matcher === 'toBeLessThan') return n === 1;
+  if (matcher === 'toBe' || matcher === 'toEqual' || matcher === 'toStrictEqual') return n === 0;
+  return false;
+}
+
+const EQUALITY: ReadonlySet<ts.SyntaxKind> = new Set([
+  ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken,
+]);
+
 /** The types of the `as` / `satisfies` casts wrapped around an expression, outermost first. */
 export function castTypes(e: ts.Expression): ts.TypeNode[] {
   const out: ts.TypeNode[] = [];

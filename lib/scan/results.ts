@@ -12,7 +12,7 @@ import {
 } from '../rules/results.js';
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, isFunctionLike, climbWrappers, startOf, walk,
-  isBooleanContext, isEquality, isWriteReference, shortText, isConsoleCallee, isConsoleArgument, isAccess, isTypeAssertion,
+  isBooleanContext, isEmptinessTest, isNullishComparison, isEquality, isWriteReference, shortText, isConsoleCallee, isConsoleArgument, isAccess, isTypeAssertion,
   isJavaScriptFile, accessName, accessNameNode,
 } from './ast.js';
 import { declarationOf } from './bindings.js';
@@ -123,7 +123,9 @@ export class ResultAnalyzer {
   /** An alias reassigned from something that is not a read of a followed result escapes. */
   private finishAliases(): void {
     for (const write of this.aliasWrites) {
-      if (!this.acceptedWrites.has(write)) this.site.reason('result-escapes', `assign: a variable holding the result is also given ${shortText(write as ts.Expression, 30)} (${locationOf(this.ctx, write)})`);
+      if (this.acceptedWrites.has(write)) continue;
+      const initial = ts.isVariableDeclaration(climbWrappers(write).parent);
+      this.site.reason('result-escapes', `assign: a variable holding the result ${initial ? 'also starts as' : 'is also given'} ${shortText(write as ts.Expression, 30)} (${locationOf(this.ctx, write)})`);
     }
     this.aliasWrites.length = 0;
   }
@@ -169,6 +171,7 @@ export class ResultAnalyzer {
     if (ts.isAwaitExpression(parent)) {
       const target = this.assignedVariable(parent);
       if (target) {
+        this.judgeInitialValue(target, part.shape);
         // `r = await …` on a local `let r`: the reads of r are this site's reads too (O-BIND)
         this.site.share('result', target);
         return this.binding(target.name as ts.Identifier, part.shape, undefined, [], part.path);
@@ -347,8 +350,28 @@ export class ResultAnalyzer {
         this.assignedValue(use.parent.right, name);
         continue;
       }
+      // `r ??= other`, `for (r of list)`: a value of the program's own that the reads would also see
+      if (otherWrite(use)) {
+        this.site.reason('result-escapes', `assign: a variable holding the result is also written at ${locationOf(this.ctx, use)}`);
+        continue;
+      }
       this.value(ref, shape, { root: ref, rootText, accessed: [], links: [...links], rootOptional: false, path });
     }
+  }
+
+  /**
+   * `let last: any = loadCache(); … last = r`: a variable the result is written into may start
+   * with a value of its own, whose reads would be rewritten with the result's (an object shape
+   * only; a string alias reads the same either way). Another call of the unit (a tool loop's
+   * first turn) is fine; anything else is judged with the other writes, at the end (finishAliases):
+   * a read of a followed result is accepted, the rest escapes.
+   */
+  private judgeInitialValue(decl: ts.VariableDeclaration, shape: Shape): void {
+    const init = decl.initializer && unwrap(decl.initializer);
+    if (!init || !OBJECT_SHAPES.has(shape) || init.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(init) && init.text === 'undefined')) return;
+    const awaited = ts.isAwaitExpression(init) ? unwrap(init.expression) : init;
+    if (this.isSiteCall(awaited) || this.aliasWrites.includes(init)) return;
+    this.aliasWrites.push(init);
   }
 
   /** `r = await …` on a followed variable: another site of the unit, or something we cannot see. */
@@ -415,6 +438,10 @@ export class ResultAnalyzer {
 
   /** The chain ended at `end` (the outermost wrapper `outer`): rewrite it and judge its use. */
   private finish(outer: ts.Node, end: ts.Node, shape: Shape, chain: Chain): void {
+    // `tool_calls == null` is constant on Responses, whose filter is always an array (O-TOOLCALLS)
+    if (shape === 'tool-calls' && isNullishComparison(outer)) return this.site.reason('no-equivalent-result', 'tool_calls compared with null or undefined');
+    // output.length counts reasoning and tool-call items too: it stands for choices.length only as an emptiness test (O-CHOICES)
+    if (shape === 'leaf' && chain.accessed.slice(-2).join('.') === 'choices.length' && !isEmptinessTest(outer) && !isConsoleArgument(climbWrappers(outer))) return this.site.reason('no-equivalent-result', 'choices.length');
     const changed = chain.rootText !== undefined || chain.accessed.join('.') !== chain.links.map((l) => l.name).join('.');
     // a finish_reason read is rewritten as a whole condition (O-FINISH), a replayed message as a
     // whole argument (M-REPLAY): never as a chain
@@ -467,13 +494,17 @@ export class ResultAnalyzer {
     // `await completion` on the awaited result is the result itself: neither a ChatCompletion nor a Response is a thenable
     if (ts.isAwaitExpression(parent) && parent.expression === outer) return this.objectShapeUse(climbWrappers(parent), shape, chain);
     // aliases: const msg = r.choices[0].message;  const [choice] = r.choices;  const { choices } = r
-    if (ts.isVariableDeclaration(parent) && parent.initializer === outer) return this.alias(parent, shape, chain);
+    if (ts.isVariableDeclaration(parent) && parent.initializer === outer) {
+      this.acceptedWrites.add(outer);
+      return this.alias(parent, shape, chain);
+    }
     if (ts.isBinaryExpression(parent) && parent.right === outer && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(unwrap(parent.left))) {
       // `message = completion.choices[0].message`: the variable is an alias of this part of the
       // result, followed like `const message = …` (its declaration may come with no value:
       // `let toolCall: ChatCompletionMessageToolCall | undefined;`)
       const decl = declarationOf(this.ctx.checker, unwrap(parent.left) as ts.Identifier);
       if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return this.site.reason('result-escapes', 'assign');
+      this.judgeInitialValue(decl, shape);
       this.acceptedWrites.add(outer);
       this.edit(outer, shape, chain);
       if (!this.followed.has(decl.name)) this.alias(decl, shape, chain);
@@ -1137,4 +1168,28 @@ function declaredAny(checker: ts.TypeChecker, call: ts.CallExpression): boolean 
   const decl = name && checker.getSymbolAtLocation(name)?.declarations?.[0];
   if (!decl || !(ts.isVariableDeclaration(decl) || ts.isPropertyDeclaration(decl) || ts.isParameter(decl))) return false;
   return isAny(decl.type) || Boolean(decl.initializer && ts.isAsExpression(decl.initializer) && isAny(decl.initializer.type));
+}
+
+/**
+ * A write of a variable other than a plain `=`: a logical assignment (`??=`, `||=`, `&&=`), a
+ * `for … of` / `for … in` target, or a destructuring assignment target.
+ */
+function otherWrite(use: ts.Node): boolean {
+  const parent = use.parent;
+  if (ts.isBinaryExpression(parent) && parent.left === use) {
+    const op = parent.operatorToken.kind;
+    return op === ts.SyntaxKind.QuestionQuestionEqualsToken || op === ts.SyntaxKind.BarBarEqualsToken || op === ts.SyntaxKind.AmpersandAmpersandEqualsToken;
+  }
+  if ((ts.isForOfStatement(parent) || ts.isForInStatement(parent)) && parent.initializer === use) return true;
+  return ts.isArrayLiteralExpression(parent) || ts.isShorthandPropertyAssignment(parent) ? isDestructuringTarget(parent) : false;
+}
+
+function isDestructuringTarget(node: ts.Node): boolean {
+  let n: ts.Node = node;
+  while (ts.isArrayLiteralExpression(n) || ts.isObjectLiteralExpression(n) || ts.isShorthandPropertyAssignment(n) || ts.isPropertyAssignment(n) || ts.isSpreadElement(n)) {
+    const parent: ts.Node = n.parent;
+    if (ts.isBinaryExpression(parent) && parent.left === n && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) return true;
+    n = parent;
+  }
+  return false;
 }
