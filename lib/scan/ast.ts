@@ -244,7 +244,7 @@ export function isBooleanContext(node: ts.Node): boolean {
 export function isNullishComparison(node: ts.Node): boolean {
   const outer = climbWrappers(node);
   const parent = outer.parent;
-  if (!ts.isBinaryExpression(parent) || !EQUALITY.has(parent.operatorToken.kind)) return false;
+  if (!ts.isBinaryExpression(parent) || !isEquality(parent.operatorToken.kind)) return false;
   const other = unwrap(parent.left === outer ? parent.right : parent.left);
   return other.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(other) && other.text === 'undefined') || ts.isVoidExpression(other);
 }
@@ -264,7 +264,7 @@ export function isEmptinessTest(node: ts.Node): boolean {
   if (!ts.isNumericLiteral(other)) return false;
   const n = Number(other.text);
   const op = parent.operatorToken.kind;
-  if (EQUALITY.has(op)) return n === 0;
+  if (isEquality(op)) return n === 0;
   const K = ts.SyntaxKind;
   // written as count OP n: > 0, >= 1, < 1, <= 0 (mirrored when the count is on the right)
   const [gt, ge, lt, le] = left ? [K.GreaterThanToken, K.GreaterThanEqualsToken, K.LessThanToken, K.LessThanEqualsToken] : [K.LessThanToken, K.LessThanEqualsToken, K.GreaterThanToken, K.GreaterThanEqualsToken];
@@ -285,10 +285,6 @@ function isEmptinessMatcher(expectCall: ts.CallExpression): boolean {
   if (matcher === 'toBe' || matcher === 'toEqual' || matcher === 'toStrictEqual') return n === 0;
   return false;
 }
-
-const EQUALITY: ReadonlySet<ts.SyntaxKind> = new Set([
-  ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken,
-]);
 
 /** The types of the `as` / `satisfies` casts wrapped around an expression, outermost first. */
 export function castTypes(e: ts.Expression): ts.TypeNode[] {

@@ -265,7 +265,7 @@ export function valuesAssignedTo(checker: ts.TypeChecker, decl: ts.VariableDecla
 }
 
 /** `[x] = …`, `({ x } = …)`, `for (x of …)`: a write the assignment operator does not show. */
-function isDestructuringTarget(node: ts.Node): boolean {
+export function isDestructuringTarget(node: ts.Node): boolean {
   let child = node;
   let parent = node.parent;
   while (parent && (ts.isArrayLiteralExpression(parent) || ts.isObjectLiteralExpression(parent) || ts.isShorthandPropertyAssignment(parent) ||

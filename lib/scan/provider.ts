@@ -797,9 +797,7 @@ export class ProviderResolver {
 
   /** `Object.defineProperty(x, 'client', …)`, `Reflect.set(x, 'client', …)`, `Object.defineProperties(x, …)`. */
   private definesMember(call: ts.CallExpression, isTarget: (e: ts.Expression) => boolean, name: string, spelled = false): boolean {
-    const callee = unwrap(call.expression);
-    if (!ts.isPropertyAccessExpression(callee) || !ts.isIdentifier(callee.expression)) return false;
-    const fn = `${callee.expression.text}.${callee.name.text}`;
+    const fn = calleeText(call.expression);
     if (!['Object.defineProperty', 'Object.defineProperties', 'Reflect.set', 'Reflect.defineProperty'].includes(fn)) return false;
     const [target, key] = call.arguments;
     if (!target || !isTarget(target)) return false;

@@ -15,7 +15,7 @@ import {
   isBooleanContext, isEmptinessTest, isNullishComparison, isEquality, isWriteReference, shortText, isConsoleCallee, isConsoleArgument, isAccess, isTypeAssertion,
   isJavaScriptFile, accessName, accessNameNode,
 } from './ast.js';
-import { declarationOf } from './bindings.js';
+import { VALUE_ASSIGNMENTS, declarationOf, isDestructuringTarget } from './bindings.js';
 import type { ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import { calledFunction, feedParameter, isReturnOf, returnCallers, returningFunction } from './callers.js';
@@ -1178,18 +1178,7 @@ function otherWrite(use: ts.Node): boolean {
   const parent = use.parent;
   if (ts.isBinaryExpression(parent) && parent.left === use) {
     const op = parent.operatorToken.kind;
-    return op === ts.SyntaxKind.QuestionQuestionEqualsToken || op === ts.SyntaxKind.BarBarEqualsToken || op === ts.SyntaxKind.AmpersandAmpersandEqualsToken;
+    return op !== ts.SyntaxKind.EqualsToken && VALUE_ASSIGNMENTS.has(op);
   }
-  if ((ts.isForOfStatement(parent) || ts.isForInStatement(parent)) && parent.initializer === use) return true;
-  return ts.isArrayLiteralExpression(parent) || ts.isShorthandPropertyAssignment(parent) ? isDestructuringTarget(parent) : false;
-}
-
-function isDestructuringTarget(node: ts.Node): boolean {
-  let n: ts.Node = node;
-  while (ts.isArrayLiteralExpression(n) || ts.isObjectLiteralExpression(n) || ts.isShorthandPropertyAssignment(n) || ts.isPropertyAssignment(n) || ts.isSpreadElement(n)) {
-    const parent: ts.Node = n.parent;
-    if (ts.isBinaryExpression(parent) && parent.left === n && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) return true;
-    n = parent;
-  }
-  return false;
+  return isDestructuringTarget(use);
 }
