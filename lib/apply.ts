@@ -26,6 +26,8 @@ export interface TransformJob {
   text: string;
   edits: Edit[];
   markers: MarkerRequest[];
+  /** The name the file's package installs the SDK under, when it is not `openai`. */
+  sdkName?: string;
 }
 
 export type TransformResult = { ok: true; output: string; changed: boolean } | { ok: false; error: string };
@@ -41,7 +43,7 @@ export async function runTransformsWith(jobs: TransformJob[], prepared: (file: s
   const [{ transformFile }, { assertParses }] = await Promise.all([import('../transforms/index.js'), import('../transforms/parser.js')]);
   return jobs.map((job) => {
     try {
-      return { ok: true as const, ...transformFile(job.file, job.text, job.edits, job.markers, prepared(job.file)) };
+      return { ok: true as const, ...transformFile(job.file, job.text, job.edits, job.markers, prepared(job.file), job.sdkName) };
     } catch (err) {
       const message = (err as Error).message.split('\n')[0];
       // the rewrite is checked by the parser that printed it; a file that parser rejects as it is
@@ -76,6 +78,8 @@ export interface ApplyInput {
    * write set of the sites that import it, and only with them.
    */
   createdFiles?: CreatedFile[];
+  /** Files whose package installs the SDK under another name (an npm alias), and that name. */
+  sdkNames?: Map<string, string>;
 }
 
 /** Why a planned site was not carried out after all (lib/run.ts makes it the site's reason). */
@@ -177,7 +181,7 @@ async function prepare(sets: WriteSet[], input: ApplyInput, ledger: Ledger): Pro
       }
       try {
         const state = input.texts.get(work.file) ?? (await readState(work.file));
-        const index = jobs.push({ file: work.file, text: state.text, edits: work.edits, markers: work.markers }) - 1;
+        const index = jobs.push({ file: work.file, text: state.text, edits: work.edits, markers: work.markers, sdkName: input.sdkNames?.get(work.file) }) - 1;
         entry.jobs.push({ index, bom: state.bom });
       } catch (err) {
         blocked = { file: work.file, cause: (err as Error).message.split('\n')[0] };

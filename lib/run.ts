@@ -10,6 +10,8 @@ import { startHelper, type Found, type Helper } from './helper.js';
 import { formatterCommand } from './formatter.js';
 import { reasonMessage } from './rules/reasons.js';
 import type { Options } from './options.js';
+import type { PackageJson } from './project/layout.js';
+import { majorOf, preferredSdk, sdkDeclarations } from './project/sdk-names.js';
 import { SCHEMA_VERSION, type Notice, type Report, type SiteRecord } from './report/model.js';
 import { summarize } from './report/summary.js';
 import { NO_PROGRESS, type ProgressHooks } from './progress.js';
@@ -104,7 +106,7 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
         skip: options.skip,
         runtimeConversion: options.runtimeConversion,
       })
-    : { plans: [], createdFiles: [], notices: [], errors: [], warnings: [], typeAware: false };
+    : { plans: [], createdFiles: [], notices: [], errors: [], warnings: [], typeAware: false, sdkNames: new Map<string, string>() };
   mark('scan');
   progress.phase(options.dryRun ? 'Computing the rewrites…' : 'Rewriting files…');
   warnings.push(...result.warnings, ...sdkVersionWarnings(options));
@@ -118,6 +120,7 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
     markers: options.markers,
     force: options.force,
     createdFiles: result.createdFiles,
+    sdkNames: result.sdkNames,
   }, helper.runTransforms);
   mark('transform');
   for (const [site, { code, detail }] of outcome.failed) {
@@ -207,11 +210,11 @@ function sdkVersionWarnings(options: Options): string[] {
       if (!seen.has(pkgFile) && existsSync(pkgFile)) {
         seen.add(pkgFile);
         try {
-          const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as Record<string, Record<string, string> | undefined>;
-          const range = pkg.dependencies?.openai ?? pkg.devDependencies?.openai ?? pkg.peerDependencies?.openai;
-          const major = range ? Number(/(\d+)/.exec(range)?.[1]) : NaN;
-          if (!Number.isNaN(major) && major < 6) {
-            return [`${relativePath(options.cwd, pkgFile)} declares openai ${range}: the rewritten code targets client.responses and helpers verified on openai 6.49 and 7.59 only (H-BETA); upgrade the SDK first.`];
+          // the line the rewritten code imports: `openai`, or an npm alias of it (`openai-v4`)
+          const sdk = preferredSdk(sdkDeclarations(JSON.parse(readFileSync(pkgFile, 'utf8')) as PackageJson));
+          if (sdk && majorOf(sdk.range) < 6) {
+            const declared = sdk.name === 'openai' ? `openai ${sdk.range}` : `openai ${sdk.range} as ${sdk.name}`;
+            return [`${relativePath(options.cwd, pkgFile)} declares ${declared}: the rewritten code targets client.responses and helpers verified on openai 6.49 and 7.59 only (H-BETA); upgrade the SDK first.`];
           }
         } catch {
           // an unreadable package.json says nothing about the SDK version

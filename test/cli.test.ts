@@ -164,6 +164,21 @@ describe('CLI', () => {
     assert.equal(fresh.warnings.filter((w) => w.includes('update that import first')).length, 0);
   });
 
+  it('warns when the package.json declares an SDK older than 6, reading npm aliases of the SDK (H-BETA)', () => {
+    const warned = (deps: Record<string, string>) => {
+      const dir = tree({ 'package.json': JSON.stringify({ private: true, dependencies: deps }), 'src/a.ts': MIGRATABLE });
+      const report = JSON.parse(cli(dir, 'src', '--dry-run', '--format', 'json').stdout) as { warnings: string[] };
+      return report.warnings.filter((w) => w.includes('(H-BETA)')).map((w) => w.split(':')[0]);
+    };
+    assert.deepEqual(warned({ openai: '^4.52.0' }), ['package.json declares openai ^4.52.0']);
+    assert.deepEqual(warned({ openai: '^6.9.0' }), []);
+    // the rewritten code imports the newest line declared: an alias beside a v3 openai
+    assert.deepEqual(warned({ openai: '^3.3.0', 'openai-next': 'npm:openai@^6.9.0' }), []);
+    assert.deepEqual(warned({ openai: '^3.3.0', 'openai-v4': 'npm:openai@^4.20.0' }), ['package.json declares openai ^4.20.0 as openai-v4']);
+    // `openai` installing another package is not the SDK (its sites are not proven)
+    assert.deepEqual(warned({ openai: 'npm:@acme/llm-client@^1.0.0' }), []);
+  });
+
   it('a component file that mentions Chat Completions is listed as a not-scanned notice, and --check does not pass over it', () => {
     const dir = tree({
       'app/pages/Chat.vue': '<script setup lang="ts">\nconst r = await fetch("https://api.openai.com/v1/chat/completions", { method: "POST" });\n</script>\n<template><p /></template>\n',

@@ -15,11 +15,13 @@
  * `main` behaves the same.
  */
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ts } from 'ts-morph';
 import { run } from '../lib/run.js';
+import type { PackageJson } from '../lib/project/layout.js';
+import { sdkDeclarations } from '../lib/project/sdk-names.js';
 import { assertParses } from '../transforms/parser.js';
 import { startFakeOpenAI, type FakeServer } from './fake-openai/index.js';
 import { runProgram, type ProgramFiles } from './helpers/differential.js';
@@ -69,6 +71,19 @@ function programOf(f: Fixture, main: string, migrated: ReadonlyMap<string, strin
   return { files, main, packageJson: existsSync(packageJson) ? readFileSync(packageJson, 'utf8') : undefined };
 }
 
+/** The other names the fixtures' package.json files install the SDK under (`npm:openai@…` aliases). */
+function sdkAliasesOf(cases: readonly Fixture[]): string[] {
+  const names = new Set<string>();
+  for (const f of cases) {
+    for (const rel of readdirSync(f.dir, { recursive: true, encoding: 'utf8' })) {
+      if (path.basename(rel) !== 'package.json' || rel.split(path.sep)[0] === 'out') continue;
+      const json = JSON.parse(readFileSync(path.join(f.dir, rel), 'utf8')) as PackageJson;
+      for (const { name } of sdkDeclarations(json)) if (name !== 'openai') names.add(name);
+    }
+  }
+  return [...names];
+}
+
 /** The differential run: the migrated program prints the same and asks for the same, on Responses. */
 async function assertSameBehaviour(server: FakeServer, before: ProgramFiles, after: ProgramFiles): Promise<void> {
   const was = await runProgram(server, before, 'before');
@@ -114,7 +129,8 @@ describe('migration fixtures', () => {
       }
       for (const [file, output] of outputs) if (!f.inputs.includes(file) && isTypeScript(file)) files.push({ file, text: readFileSync(output, 'utf8') });
     }
-    for (const sdk of ['openai6', 'openai7'] as const) typeErrors.set(sdk, await typecheckTexts(FIXTURES, files, sdk));
+    const aliases = sdkAliasesOf(multiFile);
+    for (const sdk of ['openai6', 'openai7'] as const) typeErrors.set(sdk, await typecheckTexts(FIXTURES, files, sdk, {}, aliases));
   });
   const typeErrorsOf = (f: Fixture, sdk: 'openai6' | 'openai7') => {
     const dir = path.relative(FIXTURES, f.dir);

@@ -167,6 +167,31 @@ describe('the resolver on small trees', () => {
     });
     assert.equal(shown(resolver().resolve('@x/gen', path.join(dir, 'app/main.ts')), dir), 'unresolved');
   });
+
+  it('npm aliases: a name that installs the SDK is the SDK; `openai` that installs another package is that package', () => {
+    const dir = tree({
+      'package.json': '{ "dependencies": { "openai": "^3.3.0", "openai-next": "npm:openai@^6.9.0", "llm": "npm:@openai/openai@6" } }',
+      'src/main.ts': '',
+      'vendored/package.json': '{ "dependencies": { "openai": "npm:@acme/llm-client@^1.0.0" } }',
+      'vendored/ask.ts': '',
+      'groq/package.json': '{ "devDependencies": { "openai": "npm:groq-sdk" } }',
+      'groq/ask.ts': '',
+      'plain/package.json': '{ "dependencies": { "openai": "^6.9.0", "openai-old": "npm:openai@^4" } }',
+      'plain/ask.ts': '',
+    });
+    const r = resolver();
+    const at = (rel: string) => path.join(dir, rel);
+    assert.equal(shown(r.resolve('openai-next', at('src/main.ts')), dir), 'package openai');
+    assert.equal(shown(r.resolve('openai-next/resources/responses/responses', at('src/main.ts')), dir), 'package openai/resources/responses/responses');
+    assert.equal(shown(r.resolve('llm', at('src/main.ts')), dir), 'package openai');
+    assert.equal(shown(r.resolve('openai', at('src/main.ts')), dir), 'package openai');
+    assert.equal(shown(r.resolve('openai', at('vendored/ask.ts')), dir), 'package @acme/llm-client');
+    assert.equal(shown(r.resolve('openai/helpers/zod', at('groq/ask.ts')), dir), 'package groq-sdk/helpers/zod');
+    // the imports a rewrite adds use the newest line the nearest package.json declares
+    assert.equal(r.sdkNameFor(at('src/main.ts')), 'openai-next');
+    assert.equal(r.sdkNameFor(at('plain/ask.ts')), 'openai');
+    assert.equal(r.sdkNameFor(at('vendored/ask.ts')), 'openai-next'); // no SDK declared there: the root's
+  });
 });
 
 describe('which files the program loads (lib/scan/import-depth.ts)', () => {

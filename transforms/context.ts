@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import type { ASTNode, Collection, JSCodeshift } from 'jscodeshift';
+import { withSdkName } from '../lib/project/sdk-names.js';
 import { SourceEditor } from './editor.js';
 import { parserFor, parserKind } from './parser.js';
 
@@ -44,6 +45,8 @@ export class TransformContext {
   readonly editor: SourceEditor;
   readonly quote: "'" | '"';
   readonly imports: ImportRequest[] = [];
+  /** The name the SDK is installed under (`openai`, or an npm alias): the added imports use it. */
+  sdkName = 'openai';
   /** Local names whose import goes when nothing uses them any more (a retyped Chat type). */
   readonly released = new Set<string>();
   private readonly index = new Map<string, Node[]>();
@@ -119,7 +122,8 @@ export class TransformContext {
     return `${q}${value.replace(/\\/g, '\\\\').replace(new RegExp(q, 'g'), `\\${q}`)}${q}`;
   }
 
-  requireImport(request: ImportRequest): void {
+  requireImport(ask: ImportRequest): void {
+    const request = { ...ask, module: withSdkName(ask.module, this.sdkName) };
     if (!this.imports.some((i) => i.name === request.name && i.module === request.module)) this.imports.push(request);
   }
 }

@@ -67,8 +67,11 @@ export function transformFile(
   file: string, text: string, edits: readonly Edit[], markers: readonly MarkerRequest[],
   /** A context parsed ahead of time for this very text (the helper thread parses while the scan runs). */
   prepared?: TransformContext,
+  /** The name the file's package installs the SDK under, when it is not `openai` (an npm alias). */
+  sdkName?: string,
 ): FileTransformResult {
   const ctx = prepared && prepared.file === file && prepared.text === text ? prepared : new TransformContext(file, text);
+  if (sdkName) ctx.sdkName = sdkName;
   const unique = uniqueEdits(edits);
   for (const t of TRANSFORMS) {
     for (const edit of unique) if (t.ops.includes(edit.op)) t.apply(ctx, edit);

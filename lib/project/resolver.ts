@@ -16,7 +16,8 @@ import ts from '../scan/typescript.cjs';
 import { DEFAULT_IGNORED_DIRS } from '../options.js';
 import { HTTP_MODULES } from '../rules/http.js';
 import { isFile, type PackageInfo, type ProjectLayout, type ResolutionConfig } from './layout.js';
-import { canonicalModule, packageSpecifier } from './specifiers.js';
+import { aliasTarget, declaredRange, preferredSdk, sdkDeclarations } from './sdk-names.js';
+import { canonicalModule, packageSpecifier, type PackageSpecifier } from './specifiers.js';
 
 export type Resolution =
   | { kind: 'project'; file: string }
@@ -60,7 +61,9 @@ export class ModuleResolver {
   }
 
   private compute(spec: string, from: string): Resolution {
-    const pkg = packageSpecifier(spec);
+    const named = packageSpecifier(spec);
+    const pkg = named && isBareSpecifier(spec) ? this.installedAs(named, from) : named;
+    if (pkg && named && pkg.name !== named.name) return asPackage(pkg); // an npm alias, declared by construction
     // the SDK however it is spelled, Node's own modules and the HTTP clients are known by name,
     // declared or not (a project does not call its own module `openai` or `axios`)
     if (pkg && (pkg.name === 'openai' || BUILTINS.has(pkg.name) || pkg.name.startsWith('node:') || HTTP_MODULES.has(pkg.name))) return asPackage(pkg);
@@ -199,14 +202,41 @@ export class ModuleResolver {
     return this.sourceOf(abs);
   }
 
+  /**
+   * The package a bare name really installs. A dependency declared as `"openai-v4": "npm:openai@^4"`
+   * makes `openai-v4` the SDK; `"openai": "npm:@acme/llm@1"` makes `openai` another package, whose
+   * client is then not proven to be OpenAI. The nearest package.json declaring the name decides, as
+   * the node_modules lookup does.
+   */
+  private installedAs(pkg: PackageSpecifier, from: string): PackageSpecifier {
+    for (const info of this.layout.packageChain(from)) {
+      const declared = declaredRange(info.json, pkg.name);
+      if (declared === undefined) continue;
+      const target = aliasTarget(declared);
+      return target && target !== pkg.name ? { name: target, subpath: pkg.subpath } : pkg;
+    }
+    return pkg;
+  }
+
+  /**
+   * The name `from`'s package installs the SDK under, for the imports a rewrite adds: `openai`,
+   * or an npm alias of it when that is the newer line declared (`"openai-v4": "npm:openai@^4"`
+   * beside `"openai": "^3"`). The nearest package.json declaring the SDK decides.
+   */
+  sdkNameFor(from: string): string {
+    for (const info of this.layout.packageChain(from)) {
+      const preferred = preferredSdk(sdkDeclarations(info.json));
+      if (preferred) return preferred.name;
+    }
+    return 'openai';
+  }
+
   /** Declared by a package.json of the file's chain, or installed: a real third-party package. */
   private isDeclared(name: string, from: string): boolean {
     for (const pkg of this.layout.packageChain(from)) {
       const j = pkg.json;
       if (j.name === name) return true;
-      for (const deps of [j.dependencies, j.devDependencies, j.peerDependencies, j.optionalDependencies]) {
-        if (deps && Object.hasOwn(deps, name)) return true;
-      }
+      if (declaredRange(j, name) !== undefined) return true;
     }
     let dir = path.dirname(from);
     const top = this.layout.topOf(dir);
@@ -217,6 +247,11 @@ export class ModuleResolver {
       dir = up;
     }
   }
+}
+
+/** A plain package name as Node resolves it through node_modules (not `npm:`, `jsr:`, a URL or `node:`). */
+function isBareSpecifier(spec: string): boolean {
+  return !/^(?:npm|jsr|node):|^https?:\/\//.test(spec);
 }
 
 function asPackage(p: { name: string; subpath: string }): Resolution {

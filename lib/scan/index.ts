@@ -16,6 +16,7 @@ import { MAX_NESTING, maxNesting } from './guards.js';
 import { createScanProject, syntaxErrors, type CandidateText, type ScanProject } from './project.js';
 import { ProjectLayout } from '../project/layout.js';
 import { ModuleResolver } from '../project/resolver.js';
+import { withSdkNameInText } from '../project/sdk-names.js';
 import { mayHoldCallSite } from '../files.js';
 import { exportsChatEndpoint, importersOf, runTextReader } from './endpoint-importers.js';
 import { CallerSearch, PublishedPackages, findCallerFiles } from './injected.js';
@@ -60,6 +61,11 @@ export interface ScanResult {
   errors: FileError[];
   warnings: string[];
   typeAware: boolean;
+  /**
+   * Files to be written whose package installs the SDK under another name (an npm alias,
+   * `"openai-v4": "npm:openai@^4"`): the imports a rewrite adds use that name.
+   */
+  sdkNames: Map<string, string>;
 }
 
 export const IGNORE_MARKER = 'migrate-responses-ignore';
@@ -196,7 +202,29 @@ export function scan(input: ScanInput): ScanResult {
   if (assumedDefault) {
     warnings.push('Clients built without a baseURL were assumed to reach api.openai.com (P-DEFAULT); the SDK reads OPENAI_BASE_URL at run time, so check it does not point elsewhere in your deployments.');
   }
-  return { plans, createdFiles, notices, errors, warnings, typeAware: project.typeAware };
+  const sdkNames = aliasedSdkNames(plans, createdFiles, modules);
+  return { plans, createdFiles, notices, errors, warnings, typeAware: project.typeAware, sdkNames };
+}
+
+/**
+ * The SDK's name for every file a migrated site edits or the run creates, where it is not
+ * `openai`; a created converter module imports the SDK's types under that name too.
+ */
+function aliasedSdkNames(plans: FilePlan[], created: CreatedFile[], modules: ModuleResolver): Map<string, string> {
+  const names = new Map<string, string>();
+  const files = new Set([
+    ...plans.flatMap((p) => p.sites.filter((s) => s.record.status === 'migrated').flatMap((s) => s.edits.map((e) => e.file))),
+    ...created.map((c) => c.file),
+  ]);
+  for (const file of files) {
+    const name = modules.sdkNameFor(file);
+    if (name !== 'openai') names.set(file, name);
+  }
+  for (const c of created) {
+    const name = names.get(c.file);
+    if (name) c.text = withSdkNameInText(c.text, name);
+  }
+  return names;
 }
 
 /**

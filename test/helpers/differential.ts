@@ -5,12 +5,14 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import type { FakeServer, RecordedRequest } from '../fake-openai/index.js';
 import { REPO } from './fixtures.js';
+import type { PackageJson } from '../../lib/project/layout.js';
+import { sdkDeclarations } from '../../lib/project/sdk-names.js';
 
 const exec = promisify(execFile);
 
@@ -33,6 +35,12 @@ export interface ProgramFiles {
 function emit(dir: string, program: ProgramFiles): string {
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), program.packageJson ?? '{ "type": "module" }\n');
+  // the SDK installed under an npm alias (`"openai-next": "npm:openai@^6"`) is this repository's openai
+  for (const { name } of program.packageJson ? sdkDeclarations(JSON.parse(program.packageJson) as PackageJson) : []) {
+    if (name === 'openai') continue;
+    mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+    symlinkSync(path.join(REPO, 'node_modules', 'openai'), path.join(dir, 'node_modules', name), 'dir');
+  }
   let main = program.main;
   for (const [rel, text] of program.files) {
     const ext = path.extname(rel);

@@ -31,12 +31,15 @@ export async function typecheck(base: string, files: string[], sdk: SdkLine): Pr
 /**
  * Like typecheck, with some files' texts replaced (a migrated version that is not on disk).
  * `compilerOptions` are added to the strict NodeNext defaults (stricter flags, another resolution).
+ * `sdkAliases` are other names the SDK is installed under (`"openai-next": "npm:openai@^6"`).
  */
-export async function typecheckTexts(base: string, entries: { file: string; text?: string }[], sdk: SdkLine, compilerOptions: Record<string, unknown> = {}): Promise<TypeError[]> {
+export async function typecheckTexts(base: string, entries: { file: string; text?: string }[], sdk: SdkLine, compilerOptions: Record<string, unknown> = {}, sdkAliases: readonly string[] = []): Promise<TypeError[]> {
   const scratch = path.join(REPO, 'test', 'tmp', `typecheck-${sdk}-${process.pid}`);
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(path.join(scratch, 'node_modules'), { recursive: true });
-  if (sdk === 'openai7') symlinkSync(path.join(REPO, 'node_modules', 'openai7'), path.join(scratch, 'node_modules', 'openai'), 'dir');
+  const line = path.join(REPO, 'node_modules', sdk === 'openai7' ? 'openai7' : 'openai');
+  if (sdk === 'openai7') symlinkSync(line, path.join(scratch, 'node_modules', 'openai'), 'dir');
+  for (const alias of sdkAliases) symlinkSync(line, path.join(scratch, 'node_modules', alias), 'dir');
   writeFileSync(path.join(scratch, 'package.json'), '{ "type": "module" }\n');
   const copied: string[] = [];
   for (const { file, text } of entries) {

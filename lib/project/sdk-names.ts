@@ -1,0 +1,76 @@
+/**
+ * The names a package.json installs the SDK under. Usually `openai`; an npm alias
+ * (`"openai-v4": "npm:openai@^4"`, kept beside a v3 `openai` during an upgrade) installs it under
+ * another name, and `"openai": "npm:@acme/llm@1"` installs another package under `openai`. Module
+ * resolution, the imports the rewrite adds and the SDK version warning all read this.
+ */
+import type { PackageJson } from './layout.js';
+
+export interface SdkDeclaration {
+  /** The name code imports (`openai`, `openai-v4`). */
+  name: string;
+  /** The version range, without the alias prefix (`^4.20.0`). */
+  range: string;
+}
+
+const DEPENDENCY_LISTS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
+/** `npm:<package>@<range>` (the range is optional). */
+const NPM_ALIAS = /^npm:((?:@[^/@]+\/)?[^/@]+)(?:@(.*))?$/;
+
+/** The version range (or `npm:` alias) a package.json declares for `name`, in any dependency list. */
+export function declaredRange(json: PackageJson, name: string): string | undefined {
+  for (const list of DEPENDENCY_LISTS) {
+    const deps = json[list];
+    if (deps && Object.hasOwn(deps, name) && typeof deps[name] === 'string') return deps[name];
+  }
+  return undefined;
+}
+
+/** The package a declared range installs when it is an npm alias (`npm:openai@4` → `openai`). */
+export function aliasTarget(range: string): string | undefined {
+  const target = NPM_ALIAS.exec(range.trim())?.[1];
+  return target === '@openai/openai' ? 'openai' : target;
+}
+
+/** Every name the package.json installs the SDK under, with its range. */
+export function sdkDeclarations(json: PackageJson): SdkDeclaration[] {
+  const found: SdkDeclaration[] = [];
+  for (const list of DEPENDENCY_LISTS) {
+    for (const [name, range] of Object.entries(json[list] ?? {})) {
+      if (typeof range !== 'string' || found.some((d) => d.name === name)) continue;
+      const target = aliasTarget(range);
+      if (target === undefined ? name === 'openai' : target === 'openai') {
+        found.push({ name, range: target === undefined ? range : (NPM_ALIAS.exec(range.trim())?.[2] ?? '') });
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * The declaration the rewritten code should import from: the newest major line declared (the
+ * Responses API needs a recent SDK), `openai` when majors tie or none can be read.
+ */
+export function preferredSdk(declarations: readonly SdkDeclaration[]): SdkDeclaration | undefined {
+  let best: SdkDeclaration | undefined;
+  for (const d of declarations) {
+    if (!best || majorOf(d.range) > majorOf(best.range) || (majorOf(d.range) === majorOf(best.range) && d.name === 'openai')) best = d;
+  }
+  return best;
+}
+
+/** The first major version a range names (`^4.20.0` → 4, `latest` → Infinity: the newest). */
+export function majorOf(range: string): number {
+  const m = /(\d+)/.exec(range);
+  return m ? Number(m[1]) : Number.POSITIVE_INFINITY;
+}
+
+/** A module of the SDK under the name its package installs it as: `openai/helpers/zod` → `openai-v4/helpers/zod`. */
+export function withSdkName(module: string, name: string): string {
+  return name === 'openai' ? module : module.replace(/^openai(?=\/|$)/, name);
+}
+
+/** Every SDK module a generated file imports (`from 'openai/…'`), under the name given. */
+export function withSdkNameInText(text: string, name: string): string {
+  return name === 'openai' ? text : text.replace(/(\bfrom\s+|\brequire\(\s*)(['"])openai(?=[/'"])/g, `$1$2${name}`);
+}
