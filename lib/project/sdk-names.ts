@@ -47,11 +47,18 @@ export function sdkDeclarations(json: PackageJson): SdkDeclaration[] {
   return found;
 }
 
+/** The first SDK line the rewritten code is verified on (H-BETA). */
+const VERIFIED_MAJOR = 6;
+
 /**
- * The declaration the rewritten code should import from: the newest major line declared (the
- * Responses API needs a recent SDK), `openai` when majors tie or none can be read.
+ * The declaration the rewritten code should import from: `openai` itself when it installs a
+ * verified line (an alias beside it, such as `"openai7": "npm:openai@7"` kept to type-check against
+ * the next line, is not the project's SDK); otherwise the newest major line declared, `openai`
+ * when majors tie.
  */
 export function preferredSdk(declarations: readonly SdkDeclaration[]): SdkDeclaration | undefined {
+  const own = declarations.find((d) => d.name === 'openai');
+  if (own && majorOf(own.range) >= VERIFIED_MAJOR) return own;
   let best: SdkDeclaration | undefined;
   for (const d of declarations) {
     if (!best || majorOf(d.range) > majorOf(best.range) || (majorOf(d.range) === majorOf(best.range) && d.name === 'openai')) best = d;
