@@ -125,6 +125,18 @@ export const FINISH_CONDITIONS: Readonly<Record<(typeof FINISH_VALUES)[number], 
   content_filter: "R.status === 'incomplete' && R.incomplete_details?.reason === 'content_filter'",
 };
 
+/**
+ * What a string property or method gives on `''` (O-CONTENT-NULL through an optional chain):
+ * `content?.trim() ?? ''` gives '' for a null content and for an empty `output_text` alike.
+ * `replace`/`replaceAll` give '' only when their pattern is a non-empty string (a RegExp may match
+ * the empty string); anything not listed is not known to keep the test's answer.
+ */
+export const ON_EMPTY_STRING: ReadonlyMap<string, { value: '' | 0; call: boolean }> = new Map<string, { value: '' | 0; call: boolean }>([
+  ['length', { value: 0, call: false }],
+  ...['trim', 'trimStart', 'trimEnd', 'toLowerCase', 'toUpperCase', 'toLocaleLowerCase', 'toLocaleUpperCase', 'toString', 'valueOf', 'normalize', 'slice', 'substring', 'substr', 'replace', 'replaceAll']
+    .map((name): [string, { value: '' | 0; call: boolean }] => [name, { value: '', call: true }]),
+]);
+
 /** Chat types and their Responses replacements (H-TYPES), with where the replacement comes from. */
 export const TYPE_RENAMES: Readonly<Record<string, { to: string | null; module: string }>> = {
   ChatCompletion: { to: 'Response', module: 'openai/resources/responses/responses' },

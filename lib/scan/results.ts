@@ -7,7 +7,7 @@ import type { RuleId } from '../rules/ids.js';
 import { ownEntry } from '../rules/lookup.js';
 import type { ChainLink } from '../plan.js';
 import {
-  ANY, ELEMENT_CALLBACK_METHODS, FINISH_VALUES, INDEX0, OBJECT_SHAPES, PARSE_NOTE, REPLAY_NOTE, RESULT_STEPS, TOOL_CALLS_FILTER,
+  ANY, ELEMENT_CALLBACK_METHODS, FINISH_VALUES, INDEX0, OBJECT_SHAPES, ON_EMPTY_STRING, PARSE_NOTE, REPLAY_NOTE, RESULT_STEPS, TOOL_CALLS_FILTER,
   type Shape, type Step,
 } from '../rules/results.js';
 import {
@@ -889,7 +889,49 @@ export class ResultAnalyzer {
       }
     }
     if (ts.isTypeOfExpression(parent)) return this.site.reason('no-equivalent-result', 'content-typeof');
+    if (this.nullTestThroughChain(outer)) return;
     this.aliasOrDone(outer, 'content', chain);
+  }
+
+  /**
+   * O-CONTENT-NULL through an optional chain: `content?.trim() ?? 'No answer'` tests the content's
+   * null (a tool-call turn gave 'No answer'), but on `output_text`, '' then, the chain runs and gives
+   * ''. The test keeps its answer only when the chain gives on '' what the fallback is
+   * (`?.trim() ?? ''`, `?.length ?? 0`); otherwise, or compared with null, the site is reported.
+   * Only where the request can get a null content back: with tools (a tool-call turn) or a
+   * structured output (a refusal); a plain text request always gets a string. True when the read
+   * heads such a test.
+   */
+  private nullTestThroughChain(outer: ts.Node): boolean {
+    if (!this.site.kinds.has('tool-using') && !this.site.kinds.has('structured-output')) return false;
+    const first = outer.parent;
+    if (!ts.isPropertyAccessExpression(first) || first.expression !== outer || !first.questionDotToken) return false;
+    let onEmpty: '' | 0 | undefined = '';
+    let end: ts.Expression = outer as ts.Expression;
+    for (;;) {
+      const link = end.parent;
+      if (ts.isPropertyAccessExpression(link) && link.expression === end) {
+        const call = ts.isCallExpression(link.parent) && link.parent.expression === link ? link.parent : undefined;
+        onEmpty = onEmpty === '' ? emptyStringStep(link.name.text, call) : undefined;
+        end = call ?? link;
+      } else if ((ts.isElementAccessExpression(link) || ts.isCallExpression(link)) && link.expression === end) {
+        onEmpty = undefined;
+        end = link;
+      } else break;
+    }
+    const top = climbWrappers(end);
+    const test = top.parent;
+    if (!ts.isBinaryExpression(test) || (test.left !== top && test.right !== top)) return false;
+    const other = test.left === top ? test.right : test.left;
+    const lit = literalValue(other);
+    if (isEquality(test.operatorToken.kind) && (lit?.kind === 'null' || lit?.kind === 'undefined')) {
+      this.site.reason('no-equivalent-result', CONTENT_NULL_CHAIN);
+      return true;
+    }
+    if (test.operatorToken.kind !== ts.SyntaxKind.QuestionQuestionToken || test.left !== top) return false;
+    const same = onEmpty !== undefined && lit !== undefined && (lit.kind === 'string' || lit.kind === 'number') && lit.value === onEmpty;
+    if (!same) this.site.reason('no-equivalent-result', CONTENT_NULL_CHAIN);
+    return true;
   }
 
   /**
@@ -1181,4 +1223,15 @@ function otherWrite(use: ts.Node): boolean {
     return op !== ts.SyntaxKind.EqualsToken && VALUE_ASSIGNMENTS.has(op);
   }
   return isDestructuringTarget(use);
+}
+
+/** The reason detail when a null test of the content runs through an optional chain. */
+const CONTENT_NULL_CHAIN = "content tested for null through ?. (output_text is '', never null)";
+
+/** What `.name` (called as `call`, if it is) gives on '' (ON_EMPTY_STRING), or undefined when unknown. */
+function emptyStringStep(name: string, call: ts.CallExpression | undefined): '' | 0 | undefined {
+  const known = ON_EMPTY_STRING.get(name);
+  if (!known || known.call !== Boolean(call)) return undefined;
+  if ((name === 'replace' || name === 'replaceAll') && !stringValue(call?.arguments[0])) return undefined;
+  return known.value;
 }
