@@ -168,6 +168,26 @@ describe('the resolver on small trees', () => {
     assert.equal(shown(resolver().resolve('@x/gen', path.join(dir, 'app/main.ts')), dir), 'unresolved');
   });
 
+  it('a tsconfig `paths` entry for `openai` puts a project file behind the name; other paths, and the SDK\'s own source, leave it the SDK', () => {
+    const dir = tree({
+      'shimmed/tsconfig.json': '{ "compilerOptions": { "paths": { "openai": ["./llm-shim.ts"], "@/*": ["./*"] } } }',
+      'shimmed/llm-shim.ts': 'export default class OpenAI {}',
+      'shimmed/main.ts': '',
+      'plain/tsconfig.json': '{ "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["./src/*"] } } }',
+      'plain/main.ts': '',
+      // the SDK's own repository maps its name to its source, for its examples
+      'sdk/package.json': '{ "name": "openai" }',
+      'sdk/tsconfig.json': '{ "compilerOptions": { "paths": { "openai": ["./src/index.ts"], "openai/*": ["./src/*"] } } }',
+      'sdk/src/index.ts': 'export default class OpenAI {}',
+      'sdk/examples/demo.ts': '',
+    });
+    const r = resolver();
+    assert.equal(shown(r.resolve('openai', path.join(dir, 'shimmed/main.ts')), dir), 'project shimmed/llm-shim.ts');
+    assert.equal(shown(r.resolve('openai', path.join(dir, 'plain/main.ts')), dir), 'package openai');
+    assert.equal(shown(r.resolve('openai/helpers/zod', path.join(dir, 'plain/main.ts')), dir), 'package openai/helpers/zod');
+    assert.equal(shown(r.resolve('openai', path.join(dir, 'sdk/examples/demo.ts')), dir), 'package openai');
+  });
+
   it('npm aliases: a name that installs the SDK is the SDK; `openai` that installs another package is that package', () => {
     const dir = tree({
       'package.json': '{ "dependencies": { "openai": "^3.3.0", "openai-next": "npm:openai@^6.9.0", "llm": "npm:@openai/openai@6" } }',
@@ -176,7 +196,7 @@ describe('the resolver on small trees', () => {
       'vendored/ask.ts': '',
       'groq/package.json': '{ "devDependencies": { "openai": "npm:groq-sdk" } }',
       'groq/ask.ts': '',
-      'plain/package.json': '{ "dependencies": { "openai": "^6.9.0", "openai-old": "npm:openai@^4" } }',
+      'plain/package.json': '{ "dependencies": { "openai": "^6.9.0", "openai-old": "npm:openai@^4" }, "devDependencies": { "openai7": "npm:openai@^7" } }',
       'plain/ask.ts': '',
     });
     const r = resolver();

@@ -66,6 +66,10 @@ export class ModuleResolver {
     if (pkg && named && pkg.name !== named.name) return asPackage(pkg); // an npm alias, declared by construction
     // the SDK however it is spelled, Node's own modules and the HTTP clients are known by name,
     // declared or not (a project does not call its own module `openai` or `axios`)
+    if (pkg && pkg.name === 'openai' && isBareSpecifier(spec)) {
+      const shadow = this.projectFileBehind(spec, from);
+      if (shadow) return { kind: 'project', file: shadow };
+    }
     if (pkg && (pkg.name === 'openai' || BUILTINS.has(pkg.name) || pkg.name.startsWith('node:') || HTTP_MODULES.has(pkg.name))) return asPackage(pkg);
     if (/^https?:\/\//.test(spec)) return pkg ? asPackage(pkg) : { kind: 'unresolved', specifier: spec };
     const config = this.layout.configFor(from);
@@ -86,6 +90,21 @@ export class ModuleResolver {
       if (this.isDeclared(pkg.name, from)) return asPackage(pkg);
     }
     return { kind: 'unresolved', specifier: spec };
+  }
+
+  /**
+   * A project file that a tsconfig `paths` entry or `baseUrl` puts behind the SDK's own name
+   * (`"paths": { "openai": ["./src/llm-shim.ts"] }`): what the project's build imports then,
+   * unless the file belongs to a package named `openai`.
+   */
+  private projectFileBehind(spec: string, from: string): string | undefined {
+    const config = this.layout.configFor(from);
+    const mapped = [config, ...(config?.references ?? [])].some((c) => c?.options.paths || c?.options.baseUrl);
+    if (!mapped) return undefined;
+    const resolved = this.viaCompiler(spec, from, config);
+    const file = resolved && !resolved.isExternalLibraryImport ? this.projectSource(resolved.resolvedFileName) : undefined;
+    // the SDK's own source (its repository's examples, a vendored copy) is still the SDK
+    return file && this.layout.packageFor(file)?.json.name !== 'openai' ? file : undefined;
   }
 
   /** The compiler's resolution with the file's own config (and its references' `paths`). */
@@ -220,8 +239,9 @@ export class ModuleResolver {
 
   /**
    * The name `from`'s package installs the SDK under, for the imports a rewrite adds: `openai`,
-   * or an npm alias of it when that is the newer line declared (`"openai-v4": "npm:openai@^4"`
-   * beside `"openai": "^3"`). The nearest package.json declaring the SDK decides.
+   * or an npm alias of it when `openai` is older than the verified lines and the alias is newer
+   * (`"openai-next": "npm:openai@^6"` beside `"openai": "^3"`; sdk-names.ts preferredSdk). The
+   * nearest package.json declaring the SDK decides.
    */
   sdkNameFor(from: string): string {
     for (const info of this.layout.packageChain(from)) {
