@@ -23,13 +23,17 @@ import { requiredExports } from './commonjs.js';
 import { injectToken, tokenProviders } from './di-providers.js';
 import { autoImportSources } from './auto-imports.js';
 import { BASE_URL_ENV_WRITE, envFileBaseURL } from './base-url-env.js';
-import { REFLECTIVE_WRITE, TEST_FILE, findIdentifier, literalOfThis, memberWritePattern, storedElsewhere, writeTarget } from './writes.js';
+import { BASE_URL_MEMBER_WRITE, REFLECTIVE_WRITE, TEST_FILE, baseURLWriteTarget, findIdentifier, literalOfThis, memberWritePattern, storedElsewhere, writeTarget } from './writes.js';
 
 export type { ReasonRef };
 
 /** One possible origin of a receiver. A union (P-UNION) has several. */
 export type Origin =
-  | { kind: 'sdk'; provider: Provider; evidence: string; reason?: ReasonRef; notes: Note[]; isDefault: boolean }
+  | {
+    kind: 'sdk'; provider: Provider; evidence: string; reason?: ReasonRef; notes: Note[]; isDefault: boolean;
+    /** The `new OpenAI(…)` that built the client, when it is in view (its later writes are read). */
+    construction?: ts.NewExpression;
+  }
   /**
    * Another library's client (N05): its calls are not sites. `double`: an object literal that
    * imitates the client (a test double, N04).
@@ -85,7 +89,11 @@ export class ProviderResolver {
   /** The modules Nuxt auto-imports, per directory of a file: the lookup reads the disk. */
   private readonly autoImports = new Map<string, string[]>();
 
-  constructor(private readonly ctx: ScanContext) {}
+  /**
+   * `readsClientWrites`: whether the clients' own later writes (`client.baseURL = …`) are read. The
+   * resolver that finds those writes' receivers does not read them (it would ask itself).
+   */
+  constructor(private readonly ctx: ScanContext, private readonly readsClientWrites = true) {}
 
   /** Resolve the client expression of a call site and combine its origins. */
   resolve(receiver: ts.Expression): ClientResolution {
@@ -160,7 +168,7 @@ export class ProviderResolver {
     const where = locationOf(this.ctx, expr);
     const cls = sdkClassOf(bindingOfExpression(this.ctx, expr.expression));
     const text = `new ${shortText(expr.expression, 30)}()`;
-    if (cls === 'openai') return [this.fromOptions(expr.arguments?.[0], `${text} in ${where}`, depth, expr)];
+    if (cls === 'openai') return [this.afterConstruction(this.fromOptions(expr.arguments?.[0], `${text} in ${where}`, depth, expr), expr)];
     if (cls === 'azure') {
       return [{ kind: 'sdk', provider: 'azure-legacy', evidence: `${text} in ${where}`, reason: { code: 'azure-legacy' }, notes: [], isDefault: false }];
     }
@@ -285,6 +293,46 @@ export class ProviderResolver {
     const set = this.baseURLSetAt(construction);
     if (!set) return origin;
     return { kind: 'sdk', provider: 'unknown', isDefault: false, notes: [], evidence: `${evidence}, and OPENAI_BASE_URL is set in ${set}`, reason: { code: 'provider-unknown', detail: 'runtime-base-url' } };
+  }
+
+  /**
+   * P-RUNTIME: the client's own `baseURL` written after it was built (`client.baseURL = …`, an
+   * `Object.assign(client, { baseURL })`: RooCode's Qwen handler points its client at the host
+   * its credentials name). The options said OpenAI; the write may say otherwise, so the client is
+   * not proven. Writes are read in the files the scan loaded.
+   */
+  private afterConstruction(origin: Origin, construction: ts.NewExpression): Origin {
+    if (origin.kind !== 'sdk') return origin;
+    const written = this.readsClientWrites && origin.provider === 'openai' ? this.baseURLWrites() : undefined;
+    const where = written && ('pending' in written ? written.pending : written.get(construction));
+    if (!where) return { ...origin, construction };
+    if (written && 'pending' in written) return runtimeBaseURL(`${origin.evidence} (${where})`, construction);
+    return runtimeBaseURL(`${origin.evidence}, and its baseURL is written in ${where}`, construction);
+  }
+
+  private clientWrites: Map<ts.NewExpression, string> | { pending: string } | undefined;
+
+  /**
+   * The constructions whose client gets a `baseURL` written, with where (the first write), in the
+   * files of the run that write one; those not in the program yet are asked for (the scan runs again).
+   */
+  private baseURLWrites(): Map<ts.NewExpression, string> | { pending: string } {
+    if (this.clientWrites) return this.clientWrites;
+    const { files, missing } = loadedSourceFiles(this.ctx, this.filesOfRun('baseURL', (text) => BASE_URL_MEMBER_WRITE.test(text)));
+    if (missing.length) return (this.clientWrites = { pending: 'files that write a baseURL were not looked at yet' });
+    const found = new Map<ts.NewExpression, string>();
+    this.clientWrites = found;
+    const receivers = new ProviderResolver(this.ctx, false);
+    for (const sf of files) {
+      walk(sf, (n) => {
+        const target = baseURLWriteTarget(n);
+        if (!target) return;
+        for (const o of receivers.origins(target, 0)) {
+          if (o.kind === 'sdk' && o.construction && !found.has(o.construction)) found.set(o.construction, locationOf(this.ctx, n));
+        }
+      });
+    }
+    return found;
   }
 
   private readonly envFiles = new Map<string, string | null>();
@@ -1625,4 +1673,9 @@ function bindingRoot(decl: ts.BindingElement): ts.Node | undefined {
   let current: ts.Node = decl;
   while (ts.isBindingElement(current) || ts.isObjectBindingPattern(current) || ts.isArrayBindingPattern(current)) current = current.parent;
   return current;
+}
+
+/** A client the SDK builds in view whose base URL is only known at run time (P-RUNTIME). */
+function runtimeBaseURL(evidence: string, construction: ts.NewExpression): Origin {
+  return { kind: 'sdk', provider: 'unknown', isDefault: false, notes: [], construction, evidence, reason: { code: 'provider-unknown', detail: 'runtime-base-url' } };
 }

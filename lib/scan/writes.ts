@@ -4,7 +4,7 @@
  * the provider proof's write reader (lib/scan/provider.ts).
  */
 import { escapeRegExp } from '../regexp.js';
-import { ts, unwrap, climbWrappers, isAssignmentOperator, isFunctionLike, walk } from './ast.js';
+import { ts, unwrap, accessName, climbWrappers, isAssignmentOperator, isFunctionLike, propertyNameText, walk } from './ast.js';
 import { isProjectFile } from './context.js';
 
 /**
@@ -87,3 +87,22 @@ const LEAKING_OPERATORS: ReadonlySet<ts.SyntaxKind> = new Set([
   ts.SyntaxKind.BarBarToken, ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.CommaToken,
 ]);
 
+/** A file that may write a client's `baseURL` after construction (baseURLWriteTarget's shapes, as text). */
+export const BASE_URL_MEMBER_WRITE = /\.baseURL\s*=(?!=)|\[\s*['"`]baseURL['"`]\s*\]\s*=(?!=)|Object\.assign\s*\([^)]*\bbaseURL\b/;
+
+/** The object whose `baseURL` `n` writes: `x.baseURL = …`, `x['baseURL'] = …`, `Object.assign(x, { baseURL })`. */
+export function baseURLWriteTarget(n: ts.Node): ts.Expression | undefined {
+  if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+    const left = unwrap(n.left);
+    if ((ts.isPropertyAccessExpression(left) || ts.isElementAccessExpression(left)) && accessName(left) === 'baseURL') return left.expression;
+    return undefined;
+  }
+  if (ts.isCallExpression(n) && unwrap(n.expression).getText() === 'Object.assign' && n.arguments.length > 1) {
+    const sets = n.arguments.slice(1).some((a) => {
+      const obj = unwrap(a);
+      return ts.isObjectLiteralExpression(obj) && obj.properties.some((p) => propertyNameText(p.name) === 'baseURL');
+    });
+    return sets ? n.arguments[0] : undefined;
+  }
+  return undefined;
+}

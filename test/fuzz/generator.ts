@@ -2026,10 +2026,11 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
     }
   }
   // P-UNION (second stream): a module that writes another vendor's client (or a test's double)
-  // into an instance of the class, from outside it
-  let outsideWrite: 'vendor' | 'double' | 'loose' | undefined;
+  // into an instance of the class, from outside it; or (P-RUNTIME) re-points the client it holds
+  let outsideWrite: 'vendor' | 'double' | 'loose' | 'base-url' | undefined;
   if (holderClass && publicField && baseUrl !== 'env' && x.bool(0.5)) {
-    outsideWrite = x.pick(['vendor', 'vendor', 'double', 'loose'] as const);
+    const constructedHere = host !== 'injected-param' && host !== 'injected-ctor';
+    outsideWrite = x.pick(constructedHere ? ['vendor', 'vendor', 'double', 'loose', 'base-url'] as const : ['vendor', 'vendor', 'double', 'loose'] as const);
     shape(ctx, `class:field-written-outside-${outsideWrite}`);
     const w = new Writer(p, st);
     const spec = cjs ? `./${mainName}` : `./${mainName.replace(/\.ts$/, '.js')}`;
@@ -2054,6 +2055,7 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
       w.stmt(`function swap(target) { target.${fieldName} = ${vendorClient}; }`);
       w.stmt('swap(shared)');
     }
+    else if (outsideWrite === 'base-url') w.stmt(`shared.${fieldName}${ctx.ts ? '!' : ''}.baseURL = ${s('https://api.vendor.example/v1')}`);
     else w.stmt(`shared.${fieldName} = { chat: { completions: { create: async () => ({ choices: [] }) } } }${ctx.ts ? ' as unknown as OpenAI' : ''}`);
     w.stmt(cjs ? 'module.exports = { shared }' : 'export { shared }');
     files[`${dir}${outsideWrite === 'double' ? 'setup.test' : 'setup'}.${ext}`] = joinLines(w, st.eol);
@@ -2073,6 +2075,7 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
   let [provider, providerReason] = injected ? ['unknown', 'provider-unknown:injected'] : built;
   if (outsideWrite === 'vendor') [provider, providerReason] = ['other', 'provider-not-openai'];
   if (outsideWrite === 'loose') [provider, providerReason] = ['unknown', 'provider-unknown:injected'];
+  if (outsideWrite === 'base-url' && provider === 'openai') [provider, providerReason] = ['unknown', 'provider-unknown:runtime-base-url'];
   if (callers) {
     [provider, providerReason] = callers === 'unproven' ? ['unknown', 'provider-unknown:injected']
       : callers === 'vendor' ? ['other', 'provider-not-openai'] : built;
