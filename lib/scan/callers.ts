@@ -291,7 +291,7 @@ export function feedParameter(
   return named;
 }
 
-function describeFunction(ctx: ScanContext, fn: FollowedFunction): string {
+export function describeFunction(ctx: ScanContext, fn: FollowedFunction): string {
   return `${calledName(fn)?.text ?? 'a function'} (${locationOf(ctx, fn)})`;
 }
 

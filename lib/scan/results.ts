@@ -18,7 +18,7 @@ import {
 import { VALUE_ASSIGNMENTS, declarationOf, isDestructuringTarget } from './bindings.js';
 import type { ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
-import { calledFunction, feedParameter, isReturnOf, returnCallers, returningFunction } from './callers.js';
+import { calledFunction, describeFunction, feedParameter, isReturnOf, returnCallers, returningFunction } from './callers.js';
 import { promiseAllSlot } from './promise-all.js';
 import { locationOf } from './context.js';
 import { responsesTypeOf, type SiteAnalysis } from './site.js';
@@ -973,6 +973,30 @@ export class ResultAnalyzer {
         this.contentUse(climbWrappers(ref), { root: ref, accessed: [], links: [], rootOptional: false });
       }
     }
+    if (shape === 'content' && ts.isCallExpression(parent) && parent.arguments.includes(outer as ts.Expression)) this.contentHandedTo(parent, outer as ts.Expression);
+  }
+
+  /**
+   * O-CONTENT-NULL in a function the content is handed to: `show(content)` whose parameter is
+   * tested for null (`c === null`, `c ?? x`, `c?.trim()`) took a tool-call turn or a refusal
+   * there; output_text never is null. The callee is not rewritten (its other callers may stay on
+   * Chat), so the site is reported, where the request can get a null content back.
+   */
+  private contentHandedTo(call: ts.CallExpression, arg: ts.Expression): void {
+    if (!this.site.kinds.has('tool-using') && !this.site.kinds.has('structured-output')) return;
+    const index = call.arguments.indexOf(arg);
+    if (call.arguments.slice(0, index).some(ts.isSpreadElement)) return;
+    const fn = calledFunction(this.ctx.checker, call);
+    const param = fn?.parameters[index];
+    if (!fn || !param || !ts.isIdentifier(param.name) || param.dotDotDotToken) return;
+    const tested = referencesOf(this.ctx.checker, param.name).some((ref) => {
+      const outer = climbWrappers(ref);
+      const parent = outer.parent;
+      return isNullishComparison(ref) || ts.isTypeOfExpression(parent) ||
+        (ts.isBinaryExpression(parent) && parent.left === outer && parent.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken) ||
+        ((ts.isPropertyAccessExpression(parent) || ts.isElementAccessExpression(parent) || ts.isCallExpression(parent)) && parent.expression === outer && Boolean(parent.questionDotToken));
+    });
+    if (tested) this.site.reason('no-equivalent-result', `content tested for null in ${describeFunction(this.ctx, fn)} (output_text is '', never null)`);
   }
 
   /** O-FINISH: comparisons with a literal are rewritten; any other read has no equivalent. */
