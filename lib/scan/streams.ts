@@ -21,6 +21,7 @@ import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import { ResultAnalyzer, useOf } from './results.js';
 import { promiseAllSlot } from './promise-all.js';
+import { iterationCounters } from './stream-counters.js';
 import type { SiteAnalysis } from './site.js';
 
 /** Where the SDK exports its Stream class (v4 to v7 spellings). */
@@ -286,6 +287,9 @@ export class StreamAnalyzer {
     this.site.note('S-FAILED', 'warn', 'The stream loop now throws on response.failed and error events, which Responses yields instead of throwing.');
     this.findUsageGuards(loop, variable);
     for (const ref of this.references(variable)) this.chunk(ref, 'chunk', { root: ref, accessed: [], usageLinks: [] });
+    for (const counter of iterationCounters(loop, variable, this.ctx.checker)) {
+      this.site.reason('no-equivalent-result', `${counter.name} counts stream loop iterations (Responses sends more events than Chat sends chunks)`);
+    }
   }
 
   /** `if (chunk.usage) …`: inside the branch the event is known to carry usage (S-USAGE). */

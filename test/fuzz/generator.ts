@@ -1046,7 +1046,15 @@ function streamBlock(ctx: Ctx, name: string): Block {
       w.stmt(`let out = ${s('')}`);
       if (readUsage) w.stmt('let total = 0');
       if (readFinish) w.stmt('let truncated = false');
+      // a loop that counts its iterations (second stream): once per event after the rewrite
+      const counter = ctx.x.bool(0.15) ? ctx.x.pick(['unguarded', 'guarded', 'unread'] as const) : undefined;
+      if (counter) {
+        shape(ctx, `stream:counter-${counter}`);
+        w.stmt('let seen = 0');
+      }
       w.open(`for await (const ${ev} of ${source})`);
+      if (counter === 'guarded') w.stmt(`if (${ev}.choices[0]?.delta?.content) seen++`);
+      else if (counter) w.stmt('seen++');
       // (the loop over a stream handed off is not the site's own: its reads are not the site's)
       if (ctx.x.bool(0.12)) chunkReflectiveRead(ctx, w, ev, !measured);
       const text = rng.weighted([['nullish', 3], ['or', 1], ['alias', 1], ['write', 1]]);
@@ -1084,6 +1092,8 @@ function streamBlock(ctx: Ctx, name: string): Block {
       }
       w.close();
       if (readUsage || readFinish) w.stmt(`console.log(${[readUsage ? 'total' : '', readFinish ? 'truncated' : ''].filter(Boolean).join(', ')})`);
+      if (counter === 'guarded' || counter === 'unguarded') w.stmt('console.log(seen)');
+      if (counter === 'unguarded' && !measured) force(ctx, 'no-equivalent-result:seen counts stream loop iterations (Responses sends more events than Chat sends chunks)');
       w.stmt('return out');
     },
   };
