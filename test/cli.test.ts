@@ -179,6 +179,22 @@ describe('CLI', () => {
     assert.deepEqual(warned({ openai: 'npm:@acme/llm-client@^1.0.0' }), []);
   });
 
+  it('in a file that imports the SDK by an npm: specifier (Deno), the imports the rewrite adds are spelled the same way', () => {
+    const dir = tree({
+      'supabase/functions/ask/index.ts': [
+        'import OpenAI from "npm:openai@6.9.0";',
+        'const client = new OpenAI();',
+        'export async function ask(q: string) {',
+        '  const r = await client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: q }], tools: [{ type: "function", function: { name: "lookup", parameters: { type: "object", properties: {} } } }] });',
+        '  return r.choices[0].message.tool_calls?.[0]?.id;',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const out = cli(dir, '.', '--dry-run');
+    assert.match(out.stdout, /^\+import type \{ ResponseFunctionToolCall \} from "npm:openai@6\.9\.0\/resources\/responses\/responses";$/m);
+  });
+
   it('a component file that mentions Chat Completions is listed as a not-scanned notice, and --check does not pass over it', () => {
     const dir = tree({
       'app/pages/Chat.vue': '<script setup lang="ts">\nconst r = await fetch("https://api.openai.com/v1/chat/completions", { method: "POST" });\n</script>\n<template><p /></template>\n',

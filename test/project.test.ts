@@ -11,6 +11,7 @@ import { after, describe, it } from 'node:test';
 import { expandPattern, pnpmPackages, ProjectLayout } from '../lib/project/layout.js';
 import { ModuleResolver, type Resolution } from '../lib/project/resolver.js';
 import { canonicalModule, packageSpecifier } from '../lib/project/specifiers.js';
+import { sdkSpellingIn } from '../lib/project/sdk-names.js';
 import { importDepths } from '../lib/scan/import-depth.js';
 import { runTextReader } from '../lib/scan/endpoint-importers.js';
 import { PublishedPackages, findCallerFiles } from '../lib/scan/injected.js';
@@ -68,6 +69,19 @@ describe('SDK specifiers', () => {
       assert.equal(p ? canonicalModule(p) : undefined, expected);
     });
   }
+});
+
+describe('the SDK as a file spells it (lib/project/sdk-names.ts sdkSpellingIn)', () => {
+  const spell = (text: string, module: string) => sdkSpellingIn(text)?.(module);
+  it('npm:, esm.sh and deno.land/x spellings give the added imports the same prefix; a bare import gives none', () => {
+    assert.equal(spell('import OpenAI from "npm:openai@6.9.0";', 'openai/resources/responses/responses'), 'npm:openai@6.9.0/resources/responses/responses');
+    assert.equal(spell("import { zodTextFormat } from 'npm:openai@^6/helpers/zod';", 'openai/helpers/zod'), 'npm:openai@^6/helpers/zod');
+    assert.equal(spell("import OpenAI from 'https://esm.sh/openai@6.1.0';", 'openai/helpers/zod'), 'https://esm.sh/openai@6.1.0/helpers/zod');
+    assert.equal(spell("import OpenAI from 'https://esm.sh/openai@6.1.0?target=deno';", 'openai/helpers/zod'), 'https://esm.sh/openai@6.1.0/helpers/zod');
+    assert.equal(spell("import OpenAI from 'https://deno.land/x/openai@v4.69.0/mod.ts';", 'openai/resources/responses/responses'), 'https://deno.land/x/openai@v4.69.0/resources/responses/responses.ts');
+    assert.equal(sdkSpellingIn("import OpenAI from 'openai';\nimport { z } from 'npm:zod@3';"), undefined);
+    assert.equal(sdkSpellingIn("import { OpenAI } from 'jsr:@openai/openai@^4';"), undefined);
+  });
 });
 
 describe('workspace patterns', () => {

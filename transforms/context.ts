@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import type { ASTNode, Collection, JSCodeshift } from 'jscodeshift';
-import { withSdkName } from '../lib/project/sdk-names.js';
+import { sdkSpellingIn, withSdkName } from '../lib/project/sdk-names.js';
 import { SourceEditor } from './editor.js';
 import { parserFor, parserKind } from './parser.js';
 
@@ -47,6 +47,8 @@ export class TransformContext {
   readonly imports: ImportRequest[] = [];
   /** The name the SDK is installed under (`openai`, or an npm alias): the added imports use it. */
   sdkName = 'openai';
+  /** The file's own spelling of the SDK when it imports it by `npm:` or a URL (Deno): the added imports use it. */
+  private readonly sdkSpelling: ((module: string) => string) | undefined;
   /** Local names whose import goes when nothing uses them any more (a retyped Chat type). */
   readonly released = new Set<string>();
   private readonly index = new Map<string, Node[]>();
@@ -61,6 +63,7 @@ export class TransformContext {
     this.root = this.j(parser.parse(text) as unknown as ASTNode);
     this.editor = new SourceEditor(text);
     this.quote = detectQuote(text);
+    this.sdkSpelling = sdkSpellingIn(text);
     this.buildIndex(this.root.get().node as Node);
   }
 
@@ -123,7 +126,7 @@ export class TransformContext {
   }
 
   requireImport(ask: ImportRequest): void {
-    const request = { ...ask, module: withSdkName(ask.module, this.sdkName) };
+    const request = { ...ask, module: this.sdkSpelling?.(ask.module) ?? withSdkName(ask.module, this.sdkName) };
     if (!this.imports.some((i) => i.name === request.name && i.module === request.module)) this.imports.push(request);
   }
 }

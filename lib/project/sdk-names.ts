@@ -81,3 +81,25 @@ export function withSdkName(module: string, name: string): string {
 export function withSdkNameInText(text: string, name: string): string {
   return name === 'openai' ? text : text.replace(/(\bfrom\s+|\brequire\(\s*)(['"])openai(?=[/'"])/g, `$1$2${name}`);
 }
+
+/**
+ * How a file spells the SDK when it imports it by a runtime's own specifier rather than a bare
+ * name (Deno, Supabase Edge Functions): the imports a rewrite adds spell it the same way, since a
+ * bare `openai/…` does not resolve there without an import map. `npm:openai@6.9.0` →
+ * `npm:openai@6.9.0/…`; esm.sh mirrors the package's paths (`https://esm.sh/openai@6/…`);
+ * deno.land/x serves TypeScript files (`…/openai@v4.20.1/resources/….ts`). Undefined when the
+ * file imports the SDK by its bare name, or only by a spelling whose subpaths are not known
+ * (jsr:, other CDNs): the added import is then left bare.
+ */
+export function sdkSpellingIn(text: string): ((module: string) => string) | undefined {
+  const specs = text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)(['"])((?:npm:|https?:\/\/)[^'"\n]+)\1/gm);
+  for (const [, , spec] of specs) {
+    const npm = /^(npm:\/?openai(?:@[^/]*)?)(?:\/|$)/.exec(spec);
+    if (npm) return (module) => module.replace(/^openai(?=\/|$)/, npm[1]);
+    const esm = /^(https?:\/\/esm\.sh\/(?:v\d+\/|stable\/)?openai(?:@[^/?]*)?)(?:[/?]|$)/.exec(spec);
+    if (esm) return (module) => module.replace(/^openai(?=\/|$)/, esm[1]);
+    const denoLand = /^(https?:\/\/deno\.land\/x\/openai(?:@[^/]*)?)\//.exec(spec);
+    if (denoLand) return (module) => (module === 'openai' ? `${denoLand[1]}/mod.ts` : `${module.replace(/^openai/, denoLand[1])}.ts`);
+  }
+  return undefined;
+}
