@@ -326,3 +326,32 @@ export function isConsoleArgument(use: ts.Node): boolean {
   const call = use.parent;
   return ts.isCallExpression(call) && call.arguments.includes(use as ts.Expression) && isConsoleCallee(call.expression);
 }
+
+/** `console.log` of `console.log(…)`, `fn` of `fn(…)`; '' for any other callee. */
+export function calleeName(callee: ts.Expression): string {
+  const e = unwrap(callee);
+  if (ts.isIdentifier(e)) return e.text;
+  return ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) ? `${e.expression.text}.${e.name.text}` : '';
+}
+
+/** The class whose `this` a node sees: undefined inside a plain function (its own `this`). */
+export function thisClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
+  let current = node.parent;
+  while (current) {
+    if (ts.isClassLike(current)) return current;
+    if (isFunctionLike(current) && !ts.isArrowFunction(current) && !ts.isMethodDeclaration(current) &&
+      !ts.isConstructorDeclaration(current) && !ts.isGetAccessorDeclaration(current) && !ts.isSetAccessorDeclaration(current)) {
+      return undefined; // `this` of a plain function
+    }
+    current = current.parent;
+  }
+  return undefined;
+}
+
+/** `name` as the global (the lib's declaration, or none), not a project binding of that name. */
+export function isGlobal(checker: ts.TypeChecker, e: ts.Expression, name: string): boolean {
+  const id = unwrap(e);
+  if (!ts.isIdentifier(id) || id.text !== name) return false;
+  const decl = checker.getSymbolAtLocation(id)?.declarations?.[0];
+  return !decl || decl.getSourceFile().isDeclarationFile;
+}
