@@ -762,7 +762,6 @@ export class ProviderResolver {
     return out;
   }
 
-
   private fromClassMember(decl: ts.PropertyDeclaration | ts.GetAccessorDeclaration, use: ts.Node, depth: number): Origin[] {
     const cls = decl.parent;
     const name = propertyNameText(decl.name);

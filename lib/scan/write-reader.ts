@@ -81,6 +81,9 @@ export class WriteReader {
       // a loose target counts only when the call spells the member (`Object.assign(x, { client })`)
       if (ts.isCallExpression(n) && (this.assignsInto(n, isHolder, name) || this.definesMember(n, isHolder, name))) hidden ??= n;
       if (ts.isCallExpression(n) && (this.assignsInto(n, mayHold, name, true) || this.definesMember(n, mayHold, name, true))) hidden ??= n;
+      // a key the tool cannot read (`this[key] = options[key]` merging a config) may name the member
+      if (ts.isElementAccessExpression(n) && accessName(n) === undefined && this.mayNameMember(n.argumentExpression, name) &&
+        isHolder(n.expression) && writtenValue(n) !== undefined) hidden ??= n;
       if (accessName(n) !== name) return;
       const written = writtenValue(n);
       if (written === undefined) return;
@@ -98,6 +101,13 @@ export class WriteReader {
       else values.push(written);
     });
     return hidden;
+  }
+
+  /** A computed key whose type does not rule out `name` (a `const` of another literal, or a union of them, does). */
+  private mayNameMember(key: ts.Expression, name: string): boolean {
+    const type = this.ctx.checker.getTypeAtLocation(key);
+    const literals = type.isUnion() ? type.types : [type];
+    return !literals.every((t) => t.isStringLiteral() || t.isNumberLiteral()) || literals.some((t) => String(t.value) === name);
   }
 
   /** `Object.defineProperty(x, 'client', …)`, `Reflect.set(x, 'client', …)`, `Object.defineProperties(x, …)`. */
