@@ -897,7 +897,9 @@ export class ResultAnalyzer {
    * O-CONTENT-NULL through an optional chain: `content?.trim() ?? 'No answer'` tests the content's
    * null (a tool-call turn gave 'No answer'), but on `output_text`, '' then, the chain runs and gives
    * ''. The test keeps its answer only when the chain gives on '' what the fallback is
-   * (`?.trim() ?? ''`, `?.length ?? 0`); otherwise, or compared with null, the site is reported.
+   * (`?.trim() ?? ''`, `?.length ?? 0`), and a comparison with a literal only when it answers
+   * alike on undefined and on the chain's value for '' (`?.length > 0` does, `?.trim() === ''`
+   * and `=== undefined` do not); otherwise the site is reported.
    * Only where the request can get a null content back: with tools (a tool-call turn) or a
    * structured output (a refusal); a plain text request always gets a string. True when the read
    * heads such a test.
@@ -924,13 +926,18 @@ export class ResultAnalyzer {
     if (!ts.isBinaryExpression(test) || (test.left !== top && test.right !== top)) return false;
     const other = test.left === top ? test.right : test.left;
     const lit = literalValue(other);
-    if (isEquality(test.operatorToken.kind) && (lit?.kind === 'null' || lit?.kind === 'undefined')) {
-      this.site.reason('no-equivalent-result', CONTENT_NULL_CHAIN);
+    const value = lit && (lit.kind === 'null' ? null : lit.kind === 'undefined' ? undefined : lit.value);
+    if (test.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken) {
+      if (test.left !== top) return false;
+      // the fallback is what the chain gave on a null content
+      if (onEmpty === undefined || !lit || onEmpty !== value) this.site.reason('no-equivalent-result', CONTENT_NULL_CHAIN);
       return true;
     }
-    if (test.operatorToken.kind !== ts.SyntaxKind.QuestionQuestionToken || test.left !== top) return false;
-    const same = onEmpty !== undefined && lit !== undefined && (lit.kind === 'string' || lit.kind === 'number') && lit.value === onEmpty;
-    if (!same) this.site.reason('no-equivalent-result', CONTENT_NULL_CHAIN);
+    // a comparison with a literal: the chain gave undefined on a null content, and gives its value on ''
+    const compare = COMPARISONS.get(test.operatorToken.kind);
+    if (!compare || !lit) return false;
+    const answer = (v: unknown) => (test.right === top ? compare(value, v) : compare(v, value));
+    if (onEmpty === undefined || answer(undefined) !== answer(onEmpty)) this.site.reason('no-equivalent-result', CONTENT_NULL_CHAIN);
     return true;
   }
 
@@ -1249,8 +1256,20 @@ function otherWrite(use: ts.Node): boolean {
   return isDestructuringTarget(use);
 }
 
-/** The reason detail when a null test of the content runs through an optional chain. */
-const CONTENT_NULL_CHAIN = "content tested for null through ?. (output_text is '', never null)";
+/** JavaScript's comparison operators, to tell whether a comparison answers alike on two values. */
+const COMPARISONS: ReadonlyMap<ts.SyntaxKind, (a: unknown, b: unknown) => boolean> = new Map<ts.SyntaxKind, (a: unknown, b: unknown) => boolean>([
+  [ts.SyntaxKind.EqualsEqualsEqualsToken, (a, b) => a === b],
+  [ts.SyntaxKind.ExclamationEqualsEqualsToken, (a, b) => a !== b],
+  [ts.SyntaxKind.EqualsEqualsToken, (a, b) => a == b],
+  [ts.SyntaxKind.ExclamationEqualsToken, (a, b) => a != b],
+  [ts.SyntaxKind.LessThanToken, (a, b) => (a as number) < (b as number)],
+  [ts.SyntaxKind.LessThanEqualsToken, (a, b) => (a as number) <= (b as number)],
+  [ts.SyntaxKind.GreaterThanToken, (a, b) => (a as number) > (b as number)],
+  [ts.SyntaxKind.GreaterThanEqualsToken, (a, b) => (a as number) >= (b as number)],
+]);
+
+/** The reason detail when a test of the content runs through an optional chain. */
+const CONTENT_NULL_CHAIN = "content tested through ?. (output_text is '', never null)";
 
 /** What `.name` (called as `call`, if it is) gives on '' (ON_EMPTY_STRING), or undefined when unknown. */
 function emptyStringStep(name: string, call: ts.CallExpression | undefined): '' | 0 | undefined {
