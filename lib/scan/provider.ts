@@ -154,7 +154,7 @@ export class ProviderResolver {
     const where = locationOf(this.ctx, expr);
     const cls = sdkClassOf(bindingOfExpression(this.ctx, expr.expression));
     const text = `new ${shortText(expr.expression, 30)}()`;
-    if (cls === 'openai') return [this.afterConstruction(this.fromOptions(expr.arguments?.[0], `${text} in ${where}`, depth, expr), expr)];
+    if (cls === 'openai') return [this.fromOptions(expr.arguments?.[0], `${text} in ${where}`, depth, expr)];
     if (cls === 'azure') {
       return [{ kind: 'sdk', provider: 'azure-legacy', evidence: `${text} in ${where}`, reason: { code: 'azure-legacy' }, notes: [], isDefault: false }];
     }
@@ -270,15 +270,16 @@ export class ProviderResolver {
   }
 
   /**
-   * Read the client options; a default client (P-DEFAULT) is not proven where the project sets
-   * OPENAI_BASE_URL itself (an env file beside the package, or code that assigns it).
+   * Read the client options of a construction (of the SDK's class or a subclass); a default client
+   * (P-DEFAULT) is not proven where the project sets OPENAI_BASE_URL itself (an env file beside the
+   * package, or code that assigns it), nor any client whose baseURL is written after it is built.
    */
-  private fromOptions(arg: ts.Expression | undefined, evidence: string, depth: number, construction: ts.Node): Origin {
+  private fromOptions(arg: ts.Expression | undefined, evidence: string, depth: number, construction: ts.NewExpression): Origin {
     const origin = this.readOptions(arg, evidence, depth);
-    if (origin.kind !== 'sdk' || !origin.isDefault) return origin;
-    const set = this.baseURLSetAt(construction);
-    if (!set) return origin;
-    return { kind: 'sdk', provider: 'unknown', isDefault: false, notes: [], evidence: `${evidence}, and OPENAI_BASE_URL is set in ${set}`, reason: { code: 'provider-unknown', detail: 'runtime-base-url' } };
+    if (origin.kind !== 'sdk') return origin;
+    const set = origin.isDefault ? this.baseURLSetAt(construction) : undefined;
+    if (set) return runtimeBaseURL(`${evidence}, and OPENAI_BASE_URL is set in ${set}`, construction);
+    return this.afterConstruction(origin, construction);
   }
 
   /**
@@ -287,13 +288,11 @@ export class ProviderResolver {
    * its credentials name). The options said OpenAI; the write may say otherwise, so the client is
    * not proven. Writes are read in the files the scan loaded.
    */
-  private afterConstruction(origin: Origin, construction: ts.NewExpression): Origin {
-    if (origin.kind !== 'sdk') return origin;
+  private afterConstruction(origin: Extract<Origin, { kind: 'sdk' }>, construction: ts.NewExpression): Origin {
     const written = this.readsClientWrites && origin.provider === 'openai' ? this.baseURLWrites() : undefined;
-    const where = written && ('pending' in written ? written.pending : written.get(construction));
-    if (!where) return { ...origin, construction };
-    if (written && 'pending' in written) return runtimeBaseURL(`${origin.evidence} (${where})`, construction);
-    return runtimeBaseURL(`${origin.evidence}, and its baseURL is written in ${where}`, construction);
+    if (written && 'pending' in written) return runtimeBaseURL(`${origin.evidence} (${written.pending})`, construction);
+    const where = written?.get(construction);
+    return where ? runtimeBaseURL(`${origin.evidence}, and its baseURL is written in ${where}`, construction) : { ...origin, construction };
   }
 
   private clientWrites: Map<ts.NewExpression, string> | { pending: string } | undefined;
