@@ -62,11 +62,12 @@ export class ModuleResolver {
 
   private compute(spec: string, from: string): Resolution {
     const named = packageSpecifier(spec);
-    const pkg = named && isBareSpecifier(spec) ? this.installedAs(named, from) : named;
+    const bare = isBareSpecifier(spec);
+    const pkg = named && bare ? this.installedAs(named, from) : named;
     if (pkg && named && pkg.name !== named.name) return asPackage(pkg); // an npm alias, declared by construction
     // the SDK however it is spelled, Node's own modules and the HTTP clients are known by name,
     // declared or not (a project does not call its own module `openai` or `axios`)
-    if (pkg && pkg.name === 'openai' && isBareSpecifier(spec)) {
+    if (pkg && pkg.name === 'openai' && bare) {
       const shadow = this.projectFileBehind(spec, from);
       if (shadow) return { kind: 'project', file: shadow };
     }

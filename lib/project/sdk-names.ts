@@ -26,10 +26,15 @@ export function declaredRange(json: PackageJson, name: string): string | undefin
   return undefined;
 }
 
+/** A declared range that is an npm alias: the package it installs and its own range (`npm:openai@4` → `openai`, `4`). */
+function npmAlias(range: string): { target: string; range: string } | undefined {
+  const m = NPM_ALIAS.exec(range.trim());
+  return m ? { target: m[1] === '@openai/openai' ? 'openai' : m[1], range: m[2] ?? '' } : undefined;
+}
+
 /** The package a declared range installs when it is an npm alias (`npm:openai@4` → `openai`). */
 export function aliasTarget(range: string): string | undefined {
-  const target = NPM_ALIAS.exec(range.trim())?.[1];
-  return target === '@openai/openai' ? 'openai' : target;
+  return npmAlias(range)?.target;
 }
 
 /** Every name the package.json installs the SDK under, with its range. */
@@ -38,10 +43,8 @@ export function sdkDeclarations(json: PackageJson): SdkDeclaration[] {
   for (const list of DEPENDENCY_LISTS) {
     for (const [name, range] of Object.entries(json[list] ?? {})) {
       if (typeof range !== 'string' || found.some((d) => d.name === name)) continue;
-      const target = aliasTarget(range);
-      if (target === undefined ? name === 'openai' : target === 'openai') {
-        found.push({ name, range: target === undefined ? range : (NPM_ALIAS.exec(range.trim())?.[2] ?? '') });
-      }
+      const alias = npmAlias(range);
+      if (alias ? alias.target === 'openai' : name === 'openai') found.push({ name, range: alias ? alias.range : range });
     }
   }
   return found;
@@ -95,9 +98,9 @@ export function sdkSpellingIn(text: string): ((module: string) => string) | unde
   const specs = text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)(['"])((?:npm:|https?:\/\/)[^'"\n]+)\1/gm);
   for (const [, , spec] of specs) {
     const npm = /^(npm:\/?openai(?:@[^/]*)?)(?:\/|$)/.exec(spec);
-    if (npm) return (module) => module.replace(/^openai(?=\/|$)/, npm[1]);
+    if (npm) return (module) => withSdkName(module, npm[1]);
     const esm = /^(https?:\/\/esm\.sh\/(?:v\d+\/|stable\/)?openai(?:@[^/?]*)?)(?:[/?]|$)/.exec(spec);
-    if (esm) return (module) => module.replace(/^openai(?=\/|$)/, esm[1]);
+    if (esm) return (module) => withSdkName(module, esm[1]);
     const denoLand = /^(https?:\/\/deno\.land\/x\/openai(?:@[^/]*)?)\//.exec(spec);
     if (denoLand) return (module) => (module === 'openai' ? `${denoLand[1]}/mod.ts` : `${module.replace(/^openai/, denoLand[1])}.ts`);
   }

@@ -905,7 +905,7 @@ export class ResultAnalyzer {
    * heads such a test.
    */
   private nullTestThroughChain(outer: ts.Node): boolean {
-    if (!this.site.kinds.has('tool-using') && !this.site.kinds.has('structured-output')) return false;
+    if (!this.mayGetNullContent()) return false;
     const first = outer.parent;
     if (!ts.isPropertyAccessExpression(first) || first.expression !== outer || !first.questionDotToken) return false;
     let onEmpty: '' | 0 | undefined = '';
@@ -939,6 +939,11 @@ export class ResultAnalyzer {
     const answer = (v: unknown) => (test.right === top ? compare(value, v) : compare(v, value));
     if (onEmpty === undefined || answer(undefined) !== answer(onEmpty)) this.site.reason('no-equivalent-result', CONTENT_NULL_CHAIN);
     return true;
+  }
+
+  /** The request can get a null content back: a tool-call turn (tools) or a refusal (a structured output). */
+  private mayGetNullContent(): boolean {
+    return this.site.kinds.has('tool-using') || this.site.kinds.has('structured-output');
   }
 
   /**
@@ -990,7 +995,7 @@ export class ResultAnalyzer {
    * Chat), so the site is reported, where the request can get a null content back.
    */
   private contentHandedTo(call: ts.CallExpression, arg: ts.Expression): void {
-    if (!this.site.kinds.has('tool-using') && !this.site.kinds.has('structured-output')) return;
+    if (!this.mayGetNullContent()) return;
     const index = call.arguments.indexOf(arg);
     if (call.arguments.slice(0, index).some(ts.isSpreadElement)) return;
     const fn = calledFunction(this.ctx.checker, call);

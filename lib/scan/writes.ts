@@ -1,10 +1,10 @@
 /**
  * What counts as a write of a member, in the text of a file (to pick the files worth parsing) and
  * in its syntax (a use that hands an object on where its writes are not followed). Pure helpers of
- * the provider proof's write reader (lib/scan/provider.ts).
+ * the provider proof's write reader (lib/scan/write-reader.ts) and of lib/scan/provider.ts.
  */
 import { escapeRegExp } from '../regexp.js';
-import { ts, unwrap, accessName, climbWrappers, isAssignmentOperator, isFunctionLike, propertyNameText, walk } from './ast.js';
+import { ts, unwrap, accessName, calleeName, climbWrappers, isAssignmentOperator, isFunctionLike, propertyNameText, walk } from './ast.js';
 import { isProjectFile } from './context.js';
 
 /**
@@ -97,7 +97,7 @@ export function baseURLWriteTarget(n: ts.Node): ts.Expression | undefined {
     if ((ts.isPropertyAccessExpression(left) || ts.isElementAccessExpression(left)) && accessName(left) === 'baseURL') return left.expression;
     return undefined;
   }
-  if (ts.isCallExpression(n) && unwrap(n.expression).getText() === 'Object.assign' && n.arguments.length > 1) {
+  if (ts.isCallExpression(n) && calleeName(n.expression) === 'Object.assign' && n.arguments.length > 1) {
     const sets = n.arguments.slice(1).some((a) => {
       const obj = unwrap(a);
       return ts.isObjectLiteralExpression(obj) && obj.properties.some((p) => propertyNameText(p.name) === 'baseURL');
