@@ -27,18 +27,7 @@ export interface IterationCounter {
  */
 export function iterationCounters(loop: ts.ForOfStatement, variable: ts.Identifier, checker: ts.TypeChecker): IterationCounter[] {
   const derived = chunkDerived(loop, variable, checker);
-  const readsChunk = (n: ts.Node): boolean => {
-    let found = false;
-    const check = (m: ts.Node) => {
-      if (!found && ts.isIdentifier(m)) {
-        const s = checker.getSymbolAtLocation(m);
-        if (s && derived.has(s)) found = true;
-      }
-    };
-    check(n); // `if (delta)`: the condition itself
-    walk(n, check);
-    return found;
-  };
+  const readsChunk = (n: ts.Node): boolean => mentions(n, derived, checker);
   const out: IterationCounter[] = [];
   const visit = (n: ts.Node): void => {
     if (isFunctionLike(n)) return; // a callback defined in the loop runs when it is called
@@ -58,23 +47,28 @@ function chunkDerived(loop: ts.ForOfStatement, variable: ts.Identifier, checker:
   const own = checker.getSymbolAtLocation(variable);
   if (own) symbols.add(own);
   walk(loop.statement, (n) => {
-    if (!ts.isVariableDeclaration(n) || !n.initializer) return;
-    let mentions = false;
-    walk(n.initializer, (m) => {
-      if (ts.isIdentifier(m)) {
-        const s = checker.getSymbolAtLocation(m);
-        if (s && symbols.has(s)) mentions = true;
-      }
-    });
-    if (!mentions) return;
-    const names = ts.isIdentifier(n.name) ? [n.name] : [] as ts.Identifier[];
-    if (!ts.isIdentifier(n.name)) walk(n.name, (m) => { if (ts.isIdentifier(m)) names.push(m); });
-    for (const name of names) {
-      const s = checker.getSymbolAtLocation(name);
+    if (!ts.isVariableDeclaration(n) || !n.initializer || !mentions(n.initializer, symbols, checker)) return;
+    const add = (m: ts.Node) => {
+      const s = ts.isIdentifier(m) ? checker.getSymbolAtLocation(m) : undefined;
       if (s) symbols.add(s);
-    }
+    };
+    add(n.name); // `const delta = …`, or each name of a destructuring pattern
+    walk(n.name, add);
   });
   return symbols;
+}
+
+/** Whether `node` (itself included: `if (delta)`, `const c = chunk`) names one of `symbols`. */
+function mentions(node: ts.Node, symbols: ReadonlySet<ts.Symbol>, checker: ts.TypeChecker): boolean {
+  let found = false;
+  const check = (m: ts.Node) => {
+    if (found || !ts.isIdentifier(m)) return;
+    const s = checker.getSymbolAtLocation(m);
+    if (s && symbols.has(s)) found = true;
+  };
+  check(node);
+  walk(node, check);
+  return found;
 }
 
 /** `n++`, `++n`, `n--`, `--n`, `n += 1`, `n -= 1` (any numeric literal): the identifier counted. */
