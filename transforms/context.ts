@@ -47,8 +47,11 @@ export class TransformContext {
   readonly imports: ImportRequest[] = [];
   /** The name the SDK is installed under (`openai`, or an npm alias): the added imports use it. */
   sdkName = 'openai';
-  /** The file's own spelling of the SDK when it imports it by `npm:` or a URL (Deno): the added imports use it. */
-  private readonly sdkSpelling: ((module: string) => string) | undefined;
+  /**
+   * The file's own spelling of the SDK when it imports it by `npm:` or a URL (Deno): the added
+   * imports use it. Read on the first import asked for (most files are parsed ahead and add none).
+   */
+  private sdkSpelling: ((module: string) => string) | undefined | null = null;
   /** Local names whose import goes when nothing uses them any more (a retyped Chat type). */
   readonly released = new Set<string>();
   private readonly index = new Map<string, Node[]>();
@@ -63,7 +66,6 @@ export class TransformContext {
     this.root = this.j(parser.parse(text) as unknown as ASTNode);
     this.editor = new SourceEditor(text);
     this.quote = detectQuote(text);
-    this.sdkSpelling = sdkSpellingIn(text);
     this.buildIndex(this.root.get().node as Node);
   }
 
@@ -126,6 +128,7 @@ export class TransformContext {
   }
 
   requireImport(ask: ImportRequest): void {
+    if (this.sdkSpelling === null) this.sdkSpelling = sdkSpellingIn(this.text);
     const request = { ...ask, module: this.sdkSpelling?.(ask.module) ?? withSdkName(ask.module, this.sdkName) };
     if (!this.imports.some((i) => i.name === request.name && i.module === request.module)) this.imports.push(request);
   }
