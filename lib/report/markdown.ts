@@ -25,7 +25,7 @@ const CHECKS: Record<string, string> = {
   'R-STORE': '`store: false` added: the Responses API stores responses by default, Chat Completions did not; check nothing expects them stored.',
   'R-STRICT': 'Function tools set `strict`: Responses tools are strict by default, Chat tools were not; `strict: false` keeps the Chat behaviour.',
   'M-SYSTEM': 'System message hoisted to `instructions`: check no later call relies on it through `previous_response_id` (instructions do not carry over).',
-  'T-REASONING-REPLAY': "Tool loop replays the whole output with `include: ['reasoning.encrypted_content']`, so reasoning items survive `store: false`.",
+  'T-REASONING-REPLAY': "Tool loop replays the whole output with `toResponseInputItems`; a reasoning model is sent `include: ['reasoning.encrypted_content']` so its reasoning items survive `store: false` (other models reject that include, and get none).",
   'H-PARSE': '`responses.parse()` does not throw on incomplete output: `output_parsed` is null unless the status is completed.',
   'O-FINISH': '`finish_reason` checks became `status` / `incomplete_details` checks: check the branches still mean the same.',
   'S-FAILED': 'Stream loops now throw on `error` / `response.failed` events, as Chat streams threw.',

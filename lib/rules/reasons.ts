@@ -99,6 +99,12 @@ const TABLE = [
   { code: 'unit-blocked', rules: ['G-UNIT'],
     message: 'Blocked by {detail} in the same unit.',
     fix: "Fix the sibling's reasons." },
+  // Added by this tool (docs/migration-spec.md §9, T-REASONING-REPLAY): the API rejects the reasoning include for
+  // models that do not reason (400 "Encrypted content is not supported with this model"), and a reasoning model
+  // needs it to replay its output with store: false; the model decides, and it is not in view.
+  { code: 'replay-model-unknown', rules: ['T-REASONING-REPLAY', 'T-STORE'],
+    message: "This call replays its output with store: false: a reasoning model needs include: ['reasoning.encrypted_content'], and the API rejects that include for other models; which model the call uses cannot be told ({detail}).",
+    fix: "Name the model with a literal (or a const), or migrate by hand: send the include only to a reasoning model." },
   // Added by this tool (docs/migration-spec.md §9): a shape the mapping covers, whose rewrite this version does not implement yet.
   { code: 'not-supported-yet', rules: [],
     message: 'The rewrite for {detail} is not implemented yet; the site is left as it is.',

@@ -163,4 +163,7 @@ export const REASONING_INCLUDE = 'reasoning.encrypted_content';
 
 /** Notes shared by every site they apply to. */
 export const REPLAY_NOTE = "The assistant turn is replayed with toResponseInputItems(output), and include: ['reasoning.encrypted_content'] is sent, so reasoning items survive store: false.";
+export const REPLAY_PLAIN_NOTE = (model: string) =>
+  `The assistant turn is replayed with toResponseInputItems(output); ${model} makes no reasoning items, so no reasoning include is sent (the API rejects it for this model). If you switch to a reasoning model, add include: ['reasoning.encrypted_content'].`;
+export const REPLAY_STORED_NOTE = 'The assistant turn is replayed with toResponseInputItems(output); the call sets store: true, so replayed reasoning items are found by id and no reasoning include is sent.';
 export const PARSE_NOTE = 'responses.parse() does not throw on incomplete output: output_parsed is null unless status is completed.';

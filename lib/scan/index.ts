@@ -32,7 +32,8 @@ import { resourceCalls, type ResourceCalls } from './resource-calls.js';
 import { createCallerSearch } from './caller-search.js';
 import type { FollowSearch } from './callers.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
-import { PARSE_NOTE, REASONING_INCLUDE, REPLAY_NOTE } from '../rules/results.js';
+import { PARSE_NOTE, REASONING_INCLUDE, REPLAY_NOTE, REPLAY_PLAIN_NOTE, REPLAY_STORED_NOTE } from '../rules/results.js';
+import { modelFamily } from '../rules/models.js';
 import { placeConverters } from '../runtime/placement.js';
 
 export interface ScanInput {
@@ -584,9 +585,42 @@ function lineText(sf: ts.SourceFile, line: number): string {
 
 // ---- deciding the outcome ----------------------------------------------------------------------
 
+/**
+ * T-REASONING-REPLAY: a unit that replays its output with store: false asks a reasoning model for
+ * its encrypted reasoning, and asks nothing of a model that does not reason (the API rejects the
+ * include there); a call whose model is not known either way is reported.
+ */
+function reasoningReplay(units: ReadonlyMap<unknown, Analysed[]>): void {
+  for (const members of units.values()) {
+    if (!members.some((m) => m.analysis.replay)) continue;
+    for (const m of members) {
+      const site = m.analysis;
+      if (site.storesResponses) {
+        site.note('T-REASONING-REPLAY', 'info', REPLAY_STORED_NOTE);
+        continue;
+      }
+      const models = site.models;
+      if (!Array.isArray(models)) {
+        site.reason('replay-model-unknown', (models as { unknown: string }).unknown);
+        continue;
+      }
+      const families = new Set(models.map(modelFamily));
+      if (families.size !== 1 || families.has('unknown')) {
+        site.reason('replay-model-unknown', `model ${models.join(' or ')}`);
+      } else if (families.has('reasoning')) {
+        for (const e of site.edits) if (e.op === 'request' && e.top) e.addInclude = [REASONING_INCLUDE];
+        site.note('T-REASONING-REPLAY', 'warn', REPLAY_NOTE);
+      } else {
+        site.note('T-REASONING-REPLAY', 'info', REPLAY_PLAIN_NOTE(models.join(' or ')));
+      }
+    }
+  }
+}
+
 function decide(analysed: Analysed[], input: ScanInput): FilePlan[] {
   uncoveredCalls(analysed, input);
   const { units, unitOf } = unitsOf(analysed);
+  reasoningReplay(units);
   const status = new Map<Analysed, SiteStatus>();
   const reasons = new Map<Analysed, ReasonRef[]>();
   for (const a of analysed) {
@@ -595,14 +629,6 @@ function decide(analysed: Analysed[], input: ScanInput): FilePlan[] {
     else if (a.analysis.reasons.length) status.set(a, 'manual');
     else if (isFilteredOut(a.analysis.kinds, input)) status.set(a, 'skipped');
     else status.set(a, 'migrated');
-  }
-  // T-REASONING-REPLAY: every call of a replay unit asks for encrypted reasoning
-  for (const members of units.values()) {
-    if (!members.some((m) => m.analysis.replay)) continue;
-    for (const m of members) {
-      for (const e of m.analysis.edits) if (e.op === 'request' && e.top) e.addInclude = [REASONING_INCLUDE];
-      m.analysis.note('T-REASONING-REPLAY', 'warn', REPLAY_NOTE);
-    }
   }
   // G-UNIT: a unit migrates together or not at all
   for (const members of units.values()) {

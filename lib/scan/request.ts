@@ -246,6 +246,7 @@ export class RequestAnalyzer {
         case 'keep':
           if (entry.key === 'model') this.model(entry.value);
           if (entry.key === 'stream') stream = this.streamFlag(entry, stream);
+          if (entry.key === 'store') this.site.storesResponses = unwrap(entry.value).kind === ts.SyntaxKind.TrueKeyword;
           if (entry.key === 'parallel_tool_calls') this.site.kinds.add('tool-using');
           break;
         case 'messages':
@@ -315,6 +316,7 @@ export class RequestAnalyzer {
   }
 
   private model(value: ts.Expression): void {
+    this.site.models = modelNames(this.ctx.checker, value);
     const model = stringValue(value);
     if (model === undefined) return;
     this.site.model = model;
@@ -559,4 +561,25 @@ function plainFormatType(v: ts.Expression): string | undefined {
   if (!ts.isObjectLiteralExpression(v) || v.properties.length !== 1) return undefined;
   const only = v.properties[0];
   return ts.isPropertyAssignment(only) && propertyNameText(only.name) === 'type' ? stringValue(only.initializer) : undefined;
+}
+
+/** The model names a `model` value may hold: a literal, or an expression typed by string literals (a const). */
+function modelNames(checker: ts.TypeChecker, value: ts.Expression): readonly string[] | { unknown: string } {
+  const literal = stringValue(value);
+  if (literal !== undefined) return [literal];
+  const type = declaredTypeOf(checker, value) ?? checker.getTypeAtLocation(value);
+  const parts = type.isUnion() ? type.types : [type];
+  if (parts.every((t) => t.isStringLiteral())) return parts.map((t) => (t as ts.StringLiteralType).value);
+  return { unknown: `model ${shortText(value, 40)} is not a model name literal` };
+}
+
+/** The type of the variable a name refers to (`{ model }` is typed by the property, not by `const model = 'gpt-4.1'`). */
+function declaredTypeOf(checker: ts.TypeChecker, value: ts.Expression): ts.Type | undefined {
+  const inner = unwrap(value);
+  if (!ts.isIdentifier(inner)) return undefined;
+  const parent = inner.parent;
+  let symbol = ts.isShorthandPropertyAssignment(parent) && parent.name === inner ? checker.getShorthandAssignmentValueSymbol(parent) : checker.getSymbolAtLocation(inner);
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  const decl = symbol?.valueDeclaration;
+  return decl && ts.isVariableDeclaration(decl) ? checker.getTypeAtLocation(decl.name) : undefined;
 }

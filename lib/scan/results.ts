@@ -7,7 +7,7 @@ import type { RuleId } from '../rules/ids.js';
 import { ownEntry } from '../rules/lookup.js';
 import type { ChainLink } from '../plan.js';
 import {
-  ANY, ELEMENT_CALLBACK_METHODS, FINISH_VALUES, INDEX0, OBJECT_SHAPES, ON_EMPTY_STRING, PARSE_NOTE, REPLAY_NOTE, RESULT_STEPS, TOOL_CALLS_FILTER,
+  ANY, ELEMENT_CALLBACK_METHODS, FINISH_VALUES, INDEX0, OBJECT_SHAPES, ON_EMPTY_STRING, PARSE_NOTE, RESULT_STEPS, TOOL_CALLS_FILTER,
   type Shape, type Step,
 } from '../rules/results.js';
 import {
@@ -516,8 +516,7 @@ export class ResultAnalyzer {
       const root = this.site.range(chain.root);
       this.site.replay = true;
       this.site.edit({ op: 'replay', rule: 'M-REPLAY', ...this.site.range(outer), rootStart: root.start, rootEnd: root.end, rootText: chain.rootText });
-      this.site.note('T-REASONING-REPLAY', 'warn', REPLAY_NOTE);
-      return;
+      return; // the unit's note and include depend on its models (scan/index.ts reasoningReplay)
     }
     if (shape === 'usage' && this.usageFallback(outer)) return this.objectShapeUse(climbWrappers(outer.parent), shape, chain);
     if (this.intoHolder(outer, shape, chain)) return;

@@ -19,6 +19,10 @@ export class SiteAnalysis {
   readonly unitKeys = new Set<string>();
   /** Literal model name, when there is one (P-MODEL-HINT, R-MODEL). */
   model?: string;
+  /** T-REASONING-REPLAY: every model name the call may send (literal types included), or how it is not known. */
+  models: readonly string[] | { unknown: string } = { unknown: 'no model key' };
+  /** The call sets `store: true`: replayed items are found by id, without the reasoning include. */
+  storesResponses = false;
   /** The site replays output items into its history (M-REPLAY): the unit needs the reasoning include. */
   replay = false;
   /** Declarations of the local message histories this site sends (V-LOCAL / V-PUSH). */

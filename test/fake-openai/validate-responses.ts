@@ -28,6 +28,9 @@ export const CHAT_ONLY_PARAMS = [
 /** Our policy (stricter than the API, which defaults them): function tools must spell both keys out. */
 const POLICY = ' (fake-openai policy: Responses function tools must set both `parameters` and `strict` explicitly, see docs/migration-spec.md R-TOOLS, R-STRICT, T-PARAMS-KEY, T-STRICT)';
 
+/** Models the real API refuses the encrypted-reasoning include for (kept apart from the tool's own table on purpose). */
+const DOES_NOT_REASON = /^(?:gpt-3\.5|gpt-4|chatgpt-)|-chat-latest$/;
+
 const MESSAGE_KEYS = new Set(['type', 'role', 'content', 'id', 'status', 'phase']);
 const INPUT_ROLES = new Set(['user', 'assistant', 'system', 'developer']);
 const INPUT_PART_TYPES = new Set(['input_text', 'input_image', 'input_file']);
@@ -130,6 +133,10 @@ export function validateResponses(body: Json): void {
       'max_output_tokens',
       'integer_below_min_value',
     );
+  }
+  // reported for gpt-4o, gpt-4o-mini, gpt-4.1-mini and gpt-5-chat-latest (pydantic-ai #2865, #3326; draive #399)
+  if (Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content') && DOES_NOT_REASON.test(body.model)) {
+    throw badRequest('Encrypted content is not supported with this model.', 'include', null);
   }
   validateTools(body.tools);
   validateFormat(body.text);
