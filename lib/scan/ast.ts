@@ -220,6 +220,12 @@ export function isWriteReference(id: ts.Node): boolean {
   return false;
 }
 
+/** `node = …` with a plain `=`: the old value is not read. */
+export function isPlainWriteTarget(node: ts.Node): boolean {
+  const parent = node.parent;
+  return ts.isBinaryExpression(parent) && parent.left === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
+}
+
 export function isEquality(kind: ts.SyntaxKind): boolean {
   return kind === ts.SyntaxKind.EqualsEqualsEqualsToken || kind === ts.SyntaxKind.ExclamationEqualsEqualsToken ||
     kind === ts.SyntaxKind.EqualsEqualsToken || kind === ts.SyntaxKind.ExclamationEqualsToken;

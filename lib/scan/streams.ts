@@ -12,7 +12,7 @@ import {
   type ChunkShape, type ChunkStep,
 } from '../rules/streams.js';
 import {
-  ts, climbWrappers, unwrap, stringValue, numberValue, startOf, isInside, isFunctionLike, isBooleanContext, isEquality, isWriteReference, returnExpressions, shortText,
+  ts, climbWrappers, unwrap, stringValue, numberValue, startOf, isInside, isFunctionLike, isBooleanContext, isEquality, isWriteReference, isPlainWriteTarget, returnExpressions, shortText,
 } from './ast.js';
 import { bindingOfExpression, declarationOf } from './bindings.js';
 import { isStringTyped } from './types.js';
@@ -95,6 +95,9 @@ export class StreamAnalyzer {
       const name = parent.name.text;
       if (name === 'controller') return;
       if (name === 'toReadableStream' || name === 'tee') return this.site.reason('stream-handoff', name);
+      // `stream.meta = {…}`: both APIs stream through the SDK's one Stream class, so a property
+      // written on it is kept alike; a later read of it still comes here and is reported
+      if (isPlainWriteTarget(parent)) return;
       return this.site.reason('not-supported-yet', `stream.${name}`);
     }
     this.handoff(outer, (n) => this.stream(n));
