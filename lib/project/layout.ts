@@ -14,6 +14,8 @@ import { escapeRegExp } from '../regexp.js';
 export interface PackageJson {
   name?: string;
   private?: boolean;
+  /** `module`: `.js` files are ES modules. */
+  type?: string;
   main?: string;
   module?: string;
   types?: string;

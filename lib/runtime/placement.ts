@@ -23,6 +23,7 @@ import { DEFAULT_IGNORED_DIRS } from '../options.js';
 import { isFile, type PackageInfo, type ProjectLayout } from '../project/layout.js';
 import ts from '../scan/typescript.cjs';
 import type { CreatedFile } from '../plan.js';
+import { importStyleOf } from './import-style.js';
 import { CONVERTER_BASENAME, CONVERTER_NAME, isOwnConverter, renderConverter, type ConverterFlavour } from './converter.js';
 
 /** Extensions a file of the converter's name may have; any of them that is not ours blocks the package. */
@@ -101,7 +102,7 @@ export function placeConverters(files: { file: string; sf: ts.SourceFile }[], la
         byFile.set(m.file, { ok: false, why });
         continue;
       }
-      const specifier = specifierFor(m.file, m.sf, module.file, module.flavour!, layout);
+      const specifier = specifierFor(m.file, m.sf, module.file, module.flavour!, pkg, layout);
       if (nameTaken(m.sf, specifier)) {
         byFile.set(m.file, { ok: false, why: `the name ${CONVERTER_NAME} is already used in this file` });
         continue;
@@ -168,7 +169,7 @@ function commonJsVerbatim(moduleFile: string, pkg: PackageInfo, layout: ProjectL
 }
 
 function isModulePackage(pkg: PackageInfo): boolean {
-  return (pkg.json as { type?: unknown }).type === 'module';
+  return pkg.json.type === 'module';
 }
 
 function extensionOf(flavour: ConverterFlavour, pkg: PackageInfo): string {
@@ -215,32 +216,12 @@ function mayCreate(file: string, roots: readonly string[]): boolean {
   return roots.some((root) => (isDirectory(root) ? isInside(file, root) : dir === path.dirname(root)));
 }
 
-/**
- * The import specifier of the module from `file`. JavaScript names the file. TypeScript follows
- * the project: `.js` under Node16/NodeNext resolution, else the extension style of the file's own
- * relative imports (`.js`, `.ts` or none), else none.
- */
-function specifierFor(file: string, sf: ts.SourceFile, moduleFile: string, flavour: ConverterFlavour, layout: ProjectLayout): string {
+/** The import specifier of the module from `file`: JavaScript names the file, TypeScript follows the project (import-style.ts). */
+function specifierFor(file: string, sf: ts.SourceFile, moduleFile: string, flavour: ConverterFlavour, pkg: PackageInfo, layout: ProjectLayout): string {
   let rel = path.relative(path.dirname(file), moduleFile).split(path.sep).join('/');
   if (!rel.startsWith('.')) rel = `./${rel}`;
   if (flavour !== 'ts') return rel;
-  const base = rel.slice(0, -'.ts'.length);
-  const options = layout.configFor(file)?.options ?? {};
-  const resolution = options.moduleResolution ?? (options.module === ts.ModuleKind.Node16 || options.module === ts.ModuleKind.NodeNext ? ts.ModuleResolutionKind.NodeNext : undefined);
-  if (resolution === ts.ModuleResolutionKind.Node16 || resolution === ts.ModuleResolutionKind.NodeNext) return `${base}.js`;
-  const styles = relativeSpecifiers(sf).map((s) => (/\.(m|c)?js$/.test(s) ? '.js' : /\.(m|c)?tsx?$/.test(s) ? '.ts' : ''));
-  const count = (style: string) => styles.filter((s) => s === style).length;
-  const style = (['.js', '.ts', ''] as const).reduce((best, s) => (count(s) > count(best) ? s : best), '' as string);
-  return base + style;
-}
-
-function relativeSpecifiers(sf: ts.SourceFile): string[] {
-  const out: string[] = [];
-  for (const s of sf.statements) {
-    const spec = (ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) && s.moduleSpecifier && ts.isStringLiteral(s.moduleSpecifier) ? s.moduleSpecifier.text : undefined;
-    if (spec && spec.startsWith('.')) out.push(spec);
-  }
-  return out;
+  return rel.slice(0, -'.ts'.length) + importStyleOf(file, sf, pkg, layout);
 }
 
 /** `toResponsesInput` is declared or imported in the file by something other than the converter import. */
