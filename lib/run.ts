@@ -109,7 +109,7 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
     : { plans: [], createdFiles: [], notices: [], errors: [], warnings: [], typeAware: false, sdkNames: new Map<string, string>() };
   mark('scan');
   progress.phase(options.dryRun ? 'Computing the rewrites…' : 'Rewriting files…');
-  warnings.push(...result.warnings, ...sdkVersionWarnings(options));
+  warnings.push(...result.warnings);
   const plans = scope ? scopePlans(result.plans, scope) : result.plans;
   const outcome = await applyPlans({
     plans,
@@ -133,7 +133,7 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
   const inScope = (e: { file: string }) => !scope || scope.files.has(e.file) || sites.some((s) => s.file === e.file);
   const errors = [...discovery.errors, ...read.errors, ...result.errors, ...outcome.errors].filter(inScope);
   const changedFiles = options.dryRun ? outcome.changes.map((c) => c.rel) : outcome.written;
-  warnings.push(...pinnedSdkWarnings(sites, read.candidates, options.cwd));
+  warnings.push(...sdkVersionWarnings(options, sites), ...pinnedSdkWarnings(sites, read.candidates, options.cwd));
   if (outcome.interrupted) warnings.push(`interrupted by ${outcome.interrupted}: ${outcome.written.length} file(s) written, the others left as they were; no write set was left half-written`);
   const report: Report = {
     tool: 'migrate-responses',
@@ -200,33 +200,65 @@ function findTsconfig(options: Options): string | undefined {
   return undefined;
 }
 
-/** H-BETA: a project that declares openai below 6 gets rewritten code verified on 6 and 7 only. */
-function sdkVersionWarnings(options: Options): string[] {
-  const seen = new Set<string>();
-  for (const root of options.paths) {
-    let dir = path.resolve(options.cwd, root);
-    for (let i = 0; i < 8; i++) {
-      const pkgFile = path.join(dir, 'package.json');
-      if (!seen.has(pkgFile) && existsSync(pkgFile)) {
-        seen.add(pkgFile);
-        try {
-          // the line the rewritten code imports: `openai`, or an npm alias of it (`openai-v4`)
-          const sdk = preferredSdk(sdkDeclarations(JSON.parse(readFileSync(pkgFile, 'utf8')) as PackageJson));
-          if (sdk && majorOf(sdk.range) < 6) {
-            const declared = sdk.name === 'openai' ? `openai ${sdk.range}` : `openai ${sdk.range} as ${sdk.name}`;
-            return [`${relativePath(options.cwd, pkgFile)} declares ${declared}: the rewritten code targets client.responses and helpers verified on openai 6.49 and 7.59 only (H-BETA); upgrade the SDK first.`];
-          }
-        } catch {
-          // an unreadable package.json says nothing about the SDK version
-        }
-        break;
-      }
-      const up = path.dirname(dir);
-      if (up === dir) break;
-      dir = up;
+/**
+ * H-BETA: a package that declares openai below 6 gets rewritten code verified on 6 and 7 only.
+ * Read for the paths given and for the folder of every migrated site (a monorepo's package, or a
+ * Deno import map, below the root): the nearest package.json, and the nearest deno.json(c)'s pin.
+ */
+function sdkVersionWarnings(options: Options, sites: readonly SiteRecord[]): string[] {
+  const starts = new Set([
+    ...options.paths.map((p) => path.resolve(options.cwd, p)),
+    ...sites.filter((s) => s.status === 'migrated').map((s) => path.dirname(path.resolve(options.cwd, s.file))),
+  ]);
+  const read = new Set<string>();
+  const warnings: string[] = [];
+  for (const start of starts) {
+    const pkgFile = nearest(start, ['package.json']);
+    if (pkgFile && !read.has(pkgFile)) {
+      read.add(pkgFile);
+      const warning = declaredSdkWarning(pkgFile, options.cwd);
+      if (warning) warnings.push(warning);
+    }
+    const denoFile = nearest(start, ['deno.json', 'deno.jsonc']);
+    if (denoFile && !read.has(denoFile)) {
+      read.add(denoFile);
+      const pin = [...readText(denoFile).matchAll(PINNED_SDK)].find((m) => Number(m[1]) < 6);
+      if (pin) warnings.push(`${relativePath(options.cwd, denoFile)} maps openai to ${pin[0]}: the rewritten code targets client.responses and helpers verified on openai 6.49 and 7.59 only (H-BETA); update that import first.`);
     }
   }
-  return [];
+  return warnings;
+}
+
+/** The first of `names` in `start` or a folder above it (8 levels at most). */
+function nearest(start: string, names: readonly string[]): string | undefined {
+  let dir = start;
+  for (let i = 0; i < 8; i++) {
+    for (const name of names) if (existsSync(path.join(dir, name))) return path.join(dir, name);
+    const up = path.dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+  return undefined;
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function declaredSdkWarning(pkgFile: string, cwd: string): string | undefined {
+  try {
+    // the line the rewritten code imports: `openai`, or an npm alias of it (`openai-v4`)
+    const sdk = preferredSdk(sdkDeclarations(JSON.parse(readFileSync(pkgFile, 'utf8')) as PackageJson));
+    if (!sdk || majorOf(sdk.range) >= 6) return undefined;
+    const declared = sdk.name === 'openai' ? `openai ${sdk.range}` : `openai ${sdk.range} as ${sdk.name}`;
+    return `${relativePath(cwd, pkgFile)} declares ${declared}: the rewritten code targets client.responses and helpers verified on openai 6.49 and 7.59 only (H-BETA); upgrade the SDK first.`;
+  } catch {
+    return undefined; // an unreadable package.json says nothing about the SDK version
+  }
 }
 
 /** A version of the SDK pinned in an import specifier: Deno, npm: and CDN spellings (`openai@v4.20.1`). */

@@ -179,6 +179,26 @@ describe('CLI', () => {
     assert.deepEqual(warned({ openai: 'npm:@acme/llm-client@^1.0.0' }), []);
   });
 
+  it('reads the SDK line of the package (and the Deno import map) of each migrated site, not only at the paths given (H-BETA)', () => {
+    // corpus review: a monorepo whose packages/ai declares ^4.38.5 and a Deno project whose deno.json
+    // maps openai to deno.land/x/openai@v4.20.1 were migrated without the warning
+    const dir = tree({
+      'package.json': JSON.stringify({ private: true, workspaces: ['packages/*'] }),
+      'packages/ai/package.json': JSON.stringify({ name: 'ai', private: true, dependencies: { openai: '^4.38.5' } }),
+      'packages/ai/src/a.ts': MIGRATABLE,
+      'packages/web/package.json': JSON.stringify({ name: 'web', private: true, dependencies: { openai: '^6.9.0' } }),
+      'packages/web/src/a.ts': MIGRATABLE,
+      'deno/deno.json': JSON.stringify({ imports: { openai: 'https://deno.land/x/openai@v4.20.1/mod.ts' } }),
+      'deno/main.ts': MIGRATABLE,
+    });
+    const report = JSON.parse(cli(dir, '.', '--dry-run', '--format', 'json').stdout) as { sites: { status: string }[]; warnings: string[] };
+    assert.deepEqual(report.sites.map((s) => s.status), ['migrated', 'migrated', 'migrated']);
+    assert.deepEqual(report.warnings.filter((w) => w.includes('(H-BETA)')).map((w) => w.split(':')[0]).sort(), [
+      'deno/deno.json maps openai to deno.land/x/openai@v4.20.1',
+      'packages/ai/package.json declares openai ^4.38.5',
+    ]);
+  });
+
   it('in a file that imports the SDK by an npm: specifier (Deno), the imports the rewrite adds are spelled the same way', () => {
     const dir = tree({
       'supabase/functions/ask/index.ts': [
