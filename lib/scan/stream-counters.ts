@@ -11,7 +11,7 @@
  * two chunks, a role chunk and a finish chunk, and a Responses stream more events: `n > 1`, `!n`
  * answer alike); the others are reported by the stream analysis.
  */
-import { ts, climbWrappers, isBooleanContext, isFunctionLike, walk } from './ast.js';
+import { ts, climbWrappers, isBooleanContext, isConstDeclaration, isFunctionLike, walk } from './ast.js';
 import { referencesOf } from './references.js';
 
 export interface IterationCounter {
@@ -26,13 +26,13 @@ export interface IterationCounter {
  * of the chunk before them) and whose variable is read.
  */
 export function iterationCounters(loop: ts.ForOfStatement, variable: ts.Identifier, checker: ts.TypeChecker): IterationCounter[] {
-  const derived = chunkDerived(loop, variable, checker);
+  const derived = chunkDerived(loop.statement, variable, checker);
   const readsChunk = (n: ts.Node): boolean => mentions(n, derived, checker);
   const out: IterationCounter[] = [];
   const visit = (n: ts.Node): void => {
     if (isFunctionLike(n)) return; // a callback defined in the loop runs when it is called
     const target = countedIdentifier(n);
-    if (target && declaredOutside(target, loop, checker) && !guardedByChunk(n, loop, readsChunk) && isRead(target, checker, n)) {
+    if (target && declaredOutside(target, loop, checker) && !guardedByChunk(n, loop.statement, readsChunk) && isRead(target, checker, n)) {
       out.push({ update: n as ts.Expression, name: target.text });
     }
     ts.forEachChild(n, visit);
@@ -41,12 +41,99 @@ export function iterationCounters(loop: ts.ForOfStatement, variable: ts.Identifi
   return out;
 }
 
+/** A call or `yield` of the loop body that runs on every iteration, whatever the chunk holds. */
+export interface IterationEffect {
+  node: ts.Node;
+  /** `console.*`: allowed with a note (O-ESCAPE: the logged output changes), like a logged chunk. */
+  console: boolean;
+}
+
+/**
+ * The calls whose value is unused (`log(text)`, `await send(frame)`) and the `yield`s of `body`
+ * (a stream loop's, with its loop variable, or that of a function the chunk is handed to, with its
+ * parameter) that no test of the chunk guards: Chat ran them once per chunk, Responses once per
+ * event. `exclude`: calls the rewrite guards itself (S-TEXT's `process.stdout.write(<text> || '')`)
+ * and calls that hand the chunk to a function whose own body is checked.
+ */
+export function iterationEffects(
+  body: ts.Node, variable: ts.Identifier, checker: ts.TypeChecker, exclude: ReadonlySet<ts.Node>, emptyTexts: ReadonlySet<ts.Node>,
+): IterationEffect[] {
+  const derived = chunkDerived(body, variable, checker);
+  const readsChunk = (n: ts.Node): boolean => mentions(n, derived, checker);
+  const out: IterationEffect[] = [];
+  const visit = (n: ts.Node): void => {
+    if (isFunctionLike(n)) return; // a callback defined in the loop runs when it is called
+    // an arrow function's expression body is a statement of its own
+    const bodyCall = n === body && !ts.isBlock(n) && ts.isExpression(n) && ts.isCallExpression(climbDown(n)) ? climbDown(n) : undefined;
+    const effect = ts.isYieldExpression(n) ? n : bodyCall ?? effectCall(n);
+    if (effect && !exclude.has(effect) && !emptyOnOtherEvents(effect, emptyTexts, checker) && !guardedByChunk(effect, body, readsChunk)) {
+      out.push({ node: effect, console: ts.isCallExpression(effect) && /^console\.\w+$/.test(effect.expression.getText()) });
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(body);
+  return out;
+}
+
+/**
+ * A call that does nothing when the text is `''`, as on the events that are not text (Chat's role
+ * and finish chunks gave `''` too): `out.write(<text> || '')`, which a stream or an HTTP response
+ * writes as nothing (other arguments literals: an encoding), and `parts.push(<text> ?? '')` into a
+ * local array only ever joined with `''`. `<text>` may come through a const of the loop.
+ */
+function emptyOnOtherEvents(effect: ts.Node, emptyTexts: ReadonlySet<ts.Node>, checker: ts.TypeChecker): boolean {
+  if (!ts.isCallExpression(effect) || !ts.isPropertyAccessExpression(effect.expression)) return false;
+  const [first, ...rest] = effect.arguments;
+  if (!first || !isEmptyText(first, emptyTexts, checker)) return false;
+  const method = effect.expression.name.text;
+  if (method === 'write') return rest.every((a) => ts.isStringLiteral(a));
+  return method === 'push' && rest.length === 0 && onlyJoinedEmpty(effect.expression.expression, emptyTexts, checker);
+}
+
+function isEmptyText(e: ts.Expression, emptyTexts: ReadonlySet<ts.Node>, checker: ts.TypeChecker): boolean {
+  const arg = climbDown(e);
+  if (emptyTexts.has(arg)) return true;
+  if (!ts.isIdentifier(arg)) return false;
+  const decl = checker.getSymbolAtLocation(arg)?.valueDeclaration;
+  return Boolean(decl && ts.isVariableDeclaration(decl) && decl.initializer && isConstDeclaration(decl) && emptyTexts.has(climbDown(decl.initializer)));
+}
+
+/** A local array whose every use is a push of such a text or a `.join('')`. */
+function onlyJoinedEmpty(target: ts.Expression, emptyTexts: ReadonlySet<ts.Node>, checker: ts.TypeChecker): boolean {
+  if (!ts.isIdentifier(target)) return false;
+  const decl = checker.getSymbolAtLocation(target)?.valueDeclaration;
+  if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer || !ts.isArrayLiteralExpression(climbDown(decl.initializer))) return false;
+  if ((climbDown(decl.initializer) as ts.ArrayLiteralExpression).elements.length) return false;
+  return referencesOf(checker, decl.name).every((ref) => {
+    if (ref === decl.name) return true;
+    const access = ref.parent;
+    if (!ts.isPropertyAccessExpression(access) || access.expression !== ref) return false;
+    const call = access.parent;
+    if (!ts.isCallExpression(call) || call.expression !== access) return false;
+    if (access.name.text === 'join') return call.arguments.length === 1 && ts.isStringLiteral(call.arguments[0]) && call.arguments[0].text === '';
+    return access.name.text === 'push' && call.arguments.length === 1 && isEmptyText(call.arguments[0], emptyTexts, checker);
+  });
+}
+
+/** The call of an expression statement (`f(x);`, `await f(x);`, `void f(x);`): its value is unused. */
+function effectCall(n: ts.Node): ts.CallExpression | ts.NewExpression | undefined {
+  if (!ts.isExpressionStatement(n)) return undefined;
+  let e: ts.Expression = climbDown(n.expression);
+  if (ts.isAwaitExpression(e) || ts.isVoidExpression(e)) e = climbDown(e.expression);
+  return ts.isCallExpression(e) || ts.isNewExpression(e) ? e : undefined;
+}
+
+function climbDown(e: ts.Expression): ts.Expression {
+  while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
+  return e;
+}
+
 /** The loop variable and the variables of the loop body initialised from it (`const delta = chunk.…`). */
-function chunkDerived(loop: ts.ForOfStatement, variable: ts.Identifier, checker: ts.TypeChecker): Set<ts.Symbol> {
+function chunkDerived(body: ts.Node, variable: ts.Identifier, checker: ts.TypeChecker): Set<ts.Symbol> {
   const symbols = new Set<ts.Symbol>();
   const own = checker.getSymbolAtLocation(variable);
   if (own) symbols.add(own);
-  walk(loop.statement, (n) => {
+  walk(body, (n) => {
     if (!ts.isVariableDeclaration(n) || !n.initializer || !mentions(n.initializer, symbols, checker)) return;
     const add = (m: ts.Node) => {
       const s = ts.isIdentifier(m) ? checker.getSymbolAtLocation(m) : undefined;
@@ -90,9 +177,9 @@ function declaredOutside(id: ts.Identifier, loop: ts.ForOfStatement, checker: ts
  * condition reads the chunk, or an earlier statement of an enclosing block that leaves the
  * iteration on such a test (`if (!delta) continue;`).
  */
-function guardedByChunk(n: ts.Node, loop: ts.ForOfStatement, readsChunk: (n: ts.Node) => boolean): boolean {
+function guardedByChunk(n: ts.Node, body: ts.Node, readsChunk: (n: ts.Node) => boolean): boolean {
   let child: ts.Node = n;
-  for (let at = n.parent; at && child !== loop.statement; child = at, at = at.parent) {
+  for (let at = n.parent; at && child !== body; child = at, at = at.parent) {
     if (ts.isIfStatement(at) && child !== at.expression && readsChunk(at.expression)) return true;
     if (ts.isConditionalExpression(at) && child !== at.condition && readsChunk(at.condition)) return true;
     if (ts.isBinaryExpression(at) && at.right === child && isShortCircuit(at.operatorToken.kind) && readsChunk(at.left)) return true;

@@ -21,7 +21,7 @@ import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import { ResultAnalyzer, useOf } from './results.js';
 import { promiseAllSlot } from './promise-all.js';
-import { iterationCounters } from './stream-counters.js';
+import { iterationCounters, iterationEffects } from './stream-counters.js';
 import type { SiteAnalysis } from './site.js';
 
 /** Where the SDK exports its Stream class (v4 to v7 spellings). */
@@ -44,6 +44,12 @@ export class StreamAnalyzer {
   private readonly paramsFollowed = new Map<ts.Node, readonly ts.CallExpression[]>();
   private readonly returnsFollowed = new Set<ts.Node>();
   private hops = 0;
+  /** Calls the per-event check leaves alone: S-TEXT's statement form (put under a test of the event), and chunk hand-offs (their callee's body is checked). */
+  private readonly callsHandled = new Set<ts.Node>();
+  /** Parameters of the functions a chunk is handed to (W-FOLLOW). */
+  private readonly chunkFunctions: (ts.ParameterDeclaration & { name: ts.Identifier })[] = [];
+  /** `<text read> || ''` (or `?? ''`): the empty string on the events that are not text. */
+  private readonly emptyTexts = new Set<ts.Node>();
 
   constructor(
     private readonly ctx: ScanContext,
@@ -293,6 +299,14 @@ export class StreamAnalyzer {
     for (const counter of iterationCounters(loop, variable, this.ctx.checker)) {
       this.site.reason('no-equivalent-result', `${counter.name} counts stream loop iterations (Responses sends more events than Chat sends chunks)`);
     }
+    // the loop body, and the body of each function a chunk is handed to (W-FOLLOW), run once per event
+    const bodies = [{ body: loop.statement as ts.Node, variable }, ...this.chunkFunctions.flatMap((p) => ((p.parent as ts.FunctionLikeDeclaration).body ? [{ body: (p.parent as ts.FunctionLikeDeclaration).body as ts.Node, variable: p.name }] : []))];
+    for (const { body, variable: chunk } of bodies) {
+      for (const effect of iterationEffects(body, chunk, this.ctx.checker, this.callsHandled, this.emptyTexts)) {
+        if (effect.console) this.site.note('O-ESCAPE', 'warn', 'A console call of the stream loop runs once per event, and Responses sends more events than Chat sent chunks: it logs more lines.');
+        else this.site.reason('no-equivalent-result', `${shortText(effect.node, 40)} on every stream event (Responses sends more events than Chat sends chunks)`);
+      }
+    }
   }
 
   /** `if (chunk.usage) …`: inside the branch the event is known to carry usage (S-USAGE). */
@@ -352,8 +366,14 @@ export class StreamAnalyzer {
     switch (shape) {
       case 'text':
       case 'refusal': {
+        const fallback = outer.parent;
+        if (ts.isBinaryExpression(fallback) && fallback.left === outer && stringValue(fallback.right) === '' &&
+          (fallback.operatorToken.kind === ts.SyntaxKind.BarBarToken || fallback.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken)) {
+          this.emptyTexts.add(fallback); // `''` on every other event
+        }
         const write = this.emptyWrite(outer);
         if (!write) return edit(shape, end);
+        this.callsHandled.add(write.call);
         // the argument with its parentheses: all of it becomes `<event>.delta`
         return edit(shape === 'text' ? 'textWrite' : 'refusalWrite', write.call, { argStart: startOf(write.arg), argEnd: write.arg.getEnd() });
       }
@@ -404,6 +424,8 @@ export class StreamAnalyzer {
           const fed = feedParameter(this.ctx, this.site, outer, this.paramsFollowed, this.hops, 'stream-handoff');
           if (fed === 'done') return;
           if (fed) {
+            this.callsHandled.add(outer.parent); // the call hands the chunk on: the callee's body is checked
+            this.chunkFunctions.push(fed);
             if (fed.type) this.site.retypeAnnotation(fed.type, 'stream-handoff', this.ctx);
             this.hops++;
             for (const ref of this.references(fed.name)) this.chunk(ref, 'chunk', { root: ref, accessed: [], usageLinks: [], path: chain.path });
