@@ -8,6 +8,7 @@ import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
 import { isChatCompletionsCall } from './find-sites.js';
+import { conversionThrowEscapes } from './throw-path.js';
 import { isErrorType, isSimpleRole, SIMPLE_ROLES, isStringTyped, messageElementsAreSimple, CHAT_MESSAGE_TYPES, typeIsString } from './types.js';
 
 export interface MessagesFacts {
@@ -26,7 +27,8 @@ export class MessagesAnalyzer {
   /** A value of this array is converted at run time (M-CONTENT-UNTYPED). */
   private converted = false;
 
-  constructor(private readonly ctx: ScanContext, private readonly site: SiteAnalysis) {}
+  /** `call`: the site's request, whose failure a run-time conversion must not outrun (throw-path.ts). */
+  constructor(private readonly ctx: ScanContext, private readonly site: SiteAnalysis, private readonly call?: ts.CallExpression) {}
 
   analyze(value: ts.Expression): MessagesFacts {
     const v = unwrap(value);
@@ -219,7 +221,10 @@ export class MessagesAnalyzer {
    * (SiteAnalysis.libTypeGap).
    */
   private untyped(e: ts.Expression, convert?: { value: ts.Expression; element: boolean }): void {
-    if (convert && this.ctx.runtimeConversion) {
+    const escapes = convert && this.call ? conversionThrowEscapes(convert.value, this.call) : undefined;
+    if (escapes) {
+      this.site.reason('messages-not-local', escapes);
+    } else if (convert && this.ctx.runtimeConversion) {
       this.converted = true;
       this.hasItems = true; // the converted value may hold function calls and outputs (M-TYPES)
       this.site.edit({ op: 'convert-messages', rule: 'M-CONTENT-UNTYPED', ...this.site.range(convert.value), element: convert.element, module: '', moduleFile: '' });

@@ -49,10 +49,14 @@ export class RequestAnalyzer {
   /** Why following the stream flag stopped (the detail of dynamic-stream-flag). */
   private streamStop?: string;
 
+  /** The request analysed (set by analyze()). */
+  private call?: ts.CallExpression;
+
   constructor(private readonly ctx: ScanContext, private readonly site: SiteAnalysis) {}
 
   /** `arg`: the params argument (the second one of `create.call(thisArg, params)`). */
   analyze(call: ts.CallExpression, method: string, arg: ts.Expression | undefined = call.arguments[0]): RequestFacts {
+    this.call = call;
     if (!arg) {
       this.site.reason('params-not-local', 'params');
       return { stream: 'no' };
@@ -250,7 +254,7 @@ export class RequestAnalyzer {
           if (entry.key === 'parallel_tool_calls') this.site.kinds.add('tool-using');
           break;
         case 'messages':
-          messages = new MessagesAnalyzer(this.ctx, this.site).analyze(entry.value);
+          messages = new MessagesAnalyzer(this.ctx, this.site, this.call).analyze(entry.value);
           if (!(ts.isArrayLiteralExpression(unwrap(entry.value)) && !entry.conditional)) messages = { ...messages, hoistable: false };
           break;
         case 'max-tokens':
