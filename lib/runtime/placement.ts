@@ -4,7 +4,7 @@
  * place that depends only on the package (never on which sites a run finds), so a later run
  * finds it again:
  *
- *   <source root>/to-responses-input.<ext>
+ *   <source root>/to-responses-input.<ext>   (`_to-responses-input` in a top-level `api/` folder)
  *
  * The source root is the package's tsconfig/jsconfig `rootDir`, else the one folder its `include`
  * names, else its `src/` folder, else the folder of its `main` entry (not a build folder), else
@@ -68,7 +68,8 @@ export function placeConverters(files: { file: string; sf: ts.SourceFile }[], la
   for (const { pkg, files: members } of byPackage.values()) {
     const dir = sourceRoot(pkg, layout);
     const shown = (f: string) => relativePath(cwd, f);
-    const existing = EXTENSIONS.map((ext) => path.join(dir, CONVERTER_BASENAME + ext)).filter(isFile).map(readExisting);
+    const basename = converterBasename(dir, pkg);
+    const existing = EXTENSIONS.map((ext) => path.join(dir, basename + ext)).filter(isFile).map(readExisting);
     const foreign = existing.find((e) => !e.flavour);
     if (foreign) {
       for (const m of members) byFile.set(m.file, { ok: false, why: `${shown(foreign.file)} exists and was not written by migrate-responses, so the run-time converter cannot go there` });
@@ -83,7 +84,7 @@ export function placeConverters(files: { file: string; sf: ts.SourceFile }[], la
         for (const m of members) byFile.set(m.file, { ok: false, why: m.wants });
         continue;
       }
-      const file = path.join(dir, CONVERTER_BASENAME + extensionOf(wanted, pkg));
+      const file = path.join(dir, basename + extensionOf(wanted, pkg));
       if (!mayCreate(file, roots)) {
         for (const m of members) byFile.set(m.file, { ok: false, why: `the run-time converter module would be created at ${shown(file)}, outside the paths given; run the tool on the package to let it create it` });
         continue;
@@ -196,6 +197,15 @@ function sourceRoot(pkg: PackageInfo, layout: ProjectLayout): string {
   const main = typeof pkg.json.main === 'string' ? /^(?:\.\/)?([\w.-]+)\//.exec(pkg.json.main)?.[1] : undefined;
   if (main && !(DEFAULT_IGNORED_DIRS as readonly string[]).includes(main) && isDirectory(path.join(pkg.dir, main))) return path.join(pkg.dir, main);
   return pkg.dir;
+}
+
+/**
+ * The module's file name in `dir`. In a package's top-level `api/` folder every file is a
+ * serverless function on Vercel, except those whose name starts with `_` (the folder's own helpers
+ * are spelled `_openai.ts`): there the module is `_to-responses-input`, so no public route is added.
+ */
+function converterBasename(dir: string, pkg: PackageInfo): string {
+  return path.basename(dir) === 'api' && path.dirname(dir) === pkg.dir ? `_${CONVERTER_BASENAME}` : CONVERTER_BASENAME;
 }
 
 /** `"include": ["src"]`, `["src/**\/*"]`, `["src/**\/*.ts", "src/**\/*.tsx"]` → `<dir>/src`. */
