@@ -179,6 +179,26 @@ describe('CLI', () => {
     assert.deepEqual(warned({ openai: 'npm:@acme/llm-client@^1.0.0' }), []);
   });
 
+  it('notes a content turned into text where a tool-call turn or a refusal gave null (O-CONTENT-NULL), and only there', () => {
+    // corpus review: UI-TARS printed `Final Response: ${completion.choices[0].message.content}` after a
+    // request with tools, 'null' on a tool-call turn and '' on output_text
+    const printed = (extra: string) => `import OpenAI from 'openai';
+const client = new OpenAI();
+export async function ask(q: string) {
+  const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }]${extra} });
+  console.log(\`Final Response: \${r.choices[0].message.content}\`);
+}
+`;
+    const dir = tree({
+      'tools.ts': printed(", tools: [{ type: 'function', function: { name: 'now', parameters: { type: 'object', properties: {} } } }]"),
+      'plain.ts': printed(''),
+    });
+    const report = JSON.parse(cli(dir, '.', '--dry-run', '--format', 'json').stdout) as { sites: { file: string; status: string; notes: { rule: string }[] }[] };
+    const nullNotes = (file: string) => report.sites.filter((s) => s.file === file).map((s) => [s.status, s.notes.filter((n) => n.rule === 'O-CONTENT-NULL').length]);
+    assert.deepEqual(nullNotes('tools.ts'), [['migrated', 1]]);
+    assert.deepEqual(nullNotes('plain.ts'), [['migrated', 0]]);
+  });
+
   it('reads the SDK line of the package (and the Deno import map) of each migrated site, not only at the paths given (H-BETA)', () => {
     // corpus review: a monorepo whose packages/ai declares ^4.38.5 and a Deno project whose deno.json
     // maps openai to deno.land/x/openai@v4.20.1 were migrated without the warning

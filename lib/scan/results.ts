@@ -889,6 +889,9 @@ export class ResultAnalyzer {
     }
     if (ts.isTypeOfExpression(parent)) return this.site.reason('no-equivalent-result', 'content-typeof');
     if (this.nullTestThroughChain(outer)) return;
+    if (this.mayGetNullContent() && isStringified(outer)) {
+      this.site.note('O-CONTENT-NULL', 'warn', "The content is turned into text here: a null content (a tool-call turn, a refusal) gave 'null', output_text gives ''.");
+    }
     this.aliasOrDone(outer, 'content', chain);
   }
 
@@ -1281,4 +1284,17 @@ function emptyStringStep(name: string, call: ts.CallExpression | undefined): '' 
   if (!known || known.call !== Boolean(call)) return undefined;
   if ((name === 'replace' || name === 'replaceAll') && !stringValue(call?.arguments[0])) return undefined;
   return known.value;
+}
+
+/** `${content}`, `'…' + content`, `String(content)`, `console.log(content)`: a null becomes the text 'null'. */
+function isStringified(outer: ts.Node): boolean {
+  const parent = outer.parent;
+  if (ts.isTemplateSpan(parent) && parent.expression === outer) return true;
+  if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    const other = parent.left === outer ? parent.right : parent.left;
+    return ts.isStringLiteral(other) || ts.isTemplateExpression(other) || ts.isNoSubstitutionTemplateLiteral(other);
+  }
+  if (!ts.isCallExpression(parent) || !parent.arguments.includes(outer as ts.Expression)) return false;
+  const callee = parent.expression.getText();
+  return callee === 'String' || /^console\.\w+$/.test(callee);
 }
