@@ -47,7 +47,7 @@ export interface StreamReadEdit extends Anchor {
   op: 'stream-read';
   rootStart: number;
   rootEnd: number;
-  kind: 'text' | 'refusal' | 'textWrite' | 'refusalWrite' | 'usage' | 'usageGuard' | 'usageNarrowed' | 'finishValue' | 'finishTruthy' | 'finishCompare' | 'collapse';
+  kind: 'text' | 'refusal' | 'textNarrowed' | 'refusalNarrowed' | 'textWrite' | 'refusalWrite' | 'usage' | 'usageGuard' | 'usageNarrowed' | 'finishValue' | 'finishTruthy' | 'finishCompare' | 'collapse';
   /** For finishCompare: the Chat finish reason compared with, and whether the comparison was negated. */
   value?: string;
   negate?: boolean;

@@ -60,6 +60,13 @@ export const CHUNK_STEPS: Readonly<Record<ChunkShape, Readonly<Record<string, Ch
 export const EVENT_EXPRESSIONS = {
   text: "(E.type === 'response.output_text.delta' ? E.delta : undefined)",
   refusal: "(E.type === 'response.refusal.delta' ? E.delta : undefined)",
+  /**
+   * A read the program's types narrowed to a string (`if (c.choices[0]?.delta?.content)
+   * f(c.choices[0].delta.content)`): the test before it now holds only on a delta event, so the
+   * other arm never runs, and `''` keeps the type a string as the narrowing did.
+   */
+  textNarrowed: "(E.type === 'response.output_text.delta' ? E.delta : '')",
+  refusalNarrowed: "(E.type === 'response.refusal.delta' ? E.delta : '')",
   usage: "(E.type === 'response.completed' || E.type === 'response.incomplete' ? E.response.usage : undefined)",
   usageGuard: "((E.type === 'response.completed' || E.type === 'response.incomplete') && E.response.usage)",
   usageNarrowed: 'E.response.usage',

@@ -372,7 +372,7 @@ export class StreamAnalyzer {
           this.emptyTexts.add(fallback); // `''` on every other event
         }
         const write = this.emptyWrite(outer);
-        if (!write) return edit(shape, end);
+        if (!write) return edit(testedBefore(end) ? `${shape}Narrowed` : shape, end);
         this.callsHandled.add(write.call);
         // the argument with its parentheses: all of it becomes `<event>.delta`
         return edit(shape === 'text' ? 'textWrite' : 'refusalWrite', write.call, { argStart: startOf(write.arg), argEnd: write.arg.getEnd() });
@@ -758,4 +758,34 @@ function accessOf(outer: ts.Node, parent: ts.Node): Access | undefined {
 function describe(chain: ChunkChain, next?: string): string {
   const names = ['chunk', ...(chain.path ?? []), ...chain.accessed, ...(next ? [next] : [])].map((n) => (n === INDEX0 ? '[0]' : n === ANY ? '[i]' : n));
   return names.join('.').replace(/\.\[/g, '[');
+}
+
+/**
+ * The same read was tested for truth just before (`if (c.choices[0]?.delta?.content)
+ * f(c.choices[0].delta.content)`, also after `&&` or in a `?:`'s first arm): TypeScript narrowed it
+ * to a string, and the test now holds only on a delta event, so the other arm never runs.
+ */
+function testedBefore(read: ts.Node): boolean {
+  const key = readKey(read);
+  if (key === undefined) return false;
+  const tests = (cond: ts.Expression) => conjuncts(cond).some((c) => readKey(c) === key);
+  let child = read;
+  for (let at = read.parent; at && !isFunctionLike(at) && !ts.isForOfStatement(at); child = at, at = at.parent) {
+    if (ts.isIfStatement(at) && child === at.thenStatement && tests(at.expression)) return true;
+    if (ts.isConditionalExpression(at) && child === at.whenTrue && tests(at.condition)) return true;
+    if (ts.isBinaryExpression(at) && at.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && child === at.right && tests(at.left)) return true;
+  }
+  return false;
+}
+
+function conjuncts(e: ts.Expression): ts.Expression[] {
+  const inner = unwrap(e);
+  if (ts.isBinaryExpression(inner) && inner.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken) return [...conjuncts(inner.left), ...conjuncts(inner.right)];
+  return [inner];
+}
+
+/** A property or element chain as TypeScript matches references: `a?.b!.c` and `a.b.c` alike. */
+function readKey(n: ts.Node): string | undefined {
+  if (!ts.isPropertyAccessExpression(n) && !ts.isElementAccessExpression(n) && !ts.isNonNullExpression(n)) return undefined;
+  return n.getText().replace(/\s+/g, '').replace(/\?\./g, '.').replace(/!(?=[.[]|$)/g, '');
 }
