@@ -1052,9 +1052,28 @@ function streamBlock(ctx: Ctx, name: string): Block {
         shape(ctx, `stream:counter-${counter}`);
         w.stmt('let seen = 0');
       }
+      // a call on every chunk (second stream): once per event after the rewrite; a console call and a
+      // write of the text with a '' fallback are kept, a callback is reported unless a test guards it
+      const effect = ctx.x.bool(0.12) ? ctx.x.pick(['log', 'callback', 'guarded-callback', 'write-const'] as const) : undefined;
+      if (effect) shape(ctx, `stream:effect-${effect}`);
+      if (effect === 'callback' || effect === 'guarded-callback') {
+        addPrelude(ctx, 'notify', (pw) => {
+          pw.open(ctx.ts ? 'function notify(piece: string): void' : 'function notify(piece)');
+          pw.stmt('void piece');
+          pw.close();
+        });
+        if (effect === 'callback' && !measured) force(ctx, 'no-equivalent-result');
+      }
       w.open(`for await (const ${ev} of ${source})`);
       if (counter === 'guarded') w.stmt(`if (${ev}.choices[0]?.delta?.content) seen++`);
       else if (counter) w.stmt('seen++');
+      if (effect === 'log') w.stmt(`console.log(${ev}.choices[0]?.delta?.content ?? ${s('')})`);
+      else if (effect === 'callback') w.stmt(`notify(${ev}.choices[0]?.delta?.content ?? ${s('')})`);
+      else if (effect === 'guarded-callback') w.stmt(`if (${ev}.choices[0]?.delta?.content) notify(${ev}.choices[0].delta.content)`);
+      else if (effect === 'write-const') {
+        w.stmt(`const piece = ${ev}.choices[0]?.delta?.content || ${s('')}`);
+        w.stmt('process.stdout.write(piece)');
+      }
       // (the loop over a stream handed off is not the site's own: its reads are not the site's)
       if (ctx.x.bool(0.12)) chunkReflectiveRead(ctx, w, ev, !measured);
       const text = rng.weighted([['nullish', 3], ['or', 1], ['alias', 1], ['write', 1]]);
