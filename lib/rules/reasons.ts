@@ -50,7 +50,7 @@ const TABLE = [
     fix: 'Issue N parallel responses.create calls and rebuild the choices list.' },
   { code: 'model-not-supported', rules: ['R-MODEL'],
     message: 'Model {detail} is not available in the Responses API.',
-    fix: 'Use a general model + the web_search tool (R-WEBSEARCH).' },
+    fix: 'Keep this call on Chat Completions, or move it to a model the Responses API serves (for a search-preview model: a general model with the web_search tool, R-WEBSEARCH).' },
   { code: 'max-tokens-below-minimum', rules: ['T-MAXTOK-MIN'],
     message: 'max_output_tokens must be >= 16 (was {detail}).',
     fix: 'Raise the limit, or truncate the output in code.' },

@@ -77,5 +77,9 @@ export const LOGPROBS_INCLUDE = 'message.output_text.logprobs';
 /** `max_output_tokens` lower bound of the Responses API (T-MAXTOK-MIN). */
 export const MIN_OUTPUT_TOKENS = 16;
 
-/** Model names Responses rejects (R-MODEL). */
-export const UNSUPPORTED_MODEL = /-search-preview/;
+/**
+ * Model names Responses rejects (R-MODEL): the search-preview models (and gpt-5-search-api), the
+ * audio models, and o1-mini / o1-preview ("The requested model 'o1-preview' is not supported with
+ * the Responses API", 400; OpenAI's model pages mark o1-mini "not supported" for v1/responses).
+ */
+export const UNSUPPORTED_MODEL = /-search-preview|^gpt-5-search-api|^gpt-audio|-audio-preview|^o1-mini|^o1-preview/;

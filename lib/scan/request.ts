@@ -15,6 +15,7 @@ import { locationOf } from './context.js';
 import { bindingOfExpression, declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
 import { MessagesAnalyzer, type MessagesFacts } from './messages.js';
+import { modelNames } from './model-names.js';
 import { ToolsAnalyzer } from './tools.js';
 import { referencesOf, isExported } from './references.js';
 import { typeReferences, type SiteAnalysis } from './site.js';
@@ -320,11 +321,13 @@ export class RequestAnalyzer {
   }
 
   private model(value: ts.Expression): void {
-    this.site.models = modelNames(this.ctx.checker, value);
+    this.site.models = modelNames(this.ctx, value);
+    // R-MODEL: a name the Responses API rejects, written here or passed by a caller
+    const names = Array.isArray(this.site.models) ? this.site.models : [];
+    const unsupported = names.find((name) => UNSUPPORTED_MODEL.test(name));
+    if (unsupported) this.site.reason('model-not-supported', unsupported);
     const model = stringValue(value);
-    if (model === undefined) return;
-    this.site.model = model;
-    if (UNSUPPORTED_MODEL.test(model)) this.site.reason('model-not-supported', model);
+    if (model !== undefined) this.site.model = model;
   }
 
   /**
@@ -565,25 +568,4 @@ function plainFormatType(v: ts.Expression): string | undefined {
   if (!ts.isObjectLiteralExpression(v) || v.properties.length !== 1) return undefined;
   const only = v.properties[0];
   return ts.isPropertyAssignment(only) && propertyNameText(only.name) === 'type' ? stringValue(only.initializer) : undefined;
-}
-
-/** The model names a `model` value may hold: a literal, or an expression typed by string literals (a const). */
-function modelNames(checker: ts.TypeChecker, value: ts.Expression): readonly string[] | { unknown: string } {
-  const literal = stringValue(value);
-  if (literal !== undefined) return [literal];
-  const type = declaredTypeOf(checker, value) ?? checker.getTypeAtLocation(value);
-  const parts = type.isUnion() ? type.types : [type];
-  if (parts.every((t) => t.isStringLiteral())) return parts.map((t) => (t as ts.StringLiteralType).value);
-  return { unknown: `model ${shortText(value, 40)} is not a model name literal` };
-}
-
-/** The type of the variable a name refers to (`{ model }` is typed by the property, not by `const model = 'gpt-4.1'`). */
-function declaredTypeOf(checker: ts.TypeChecker, value: ts.Expression): ts.Type | undefined {
-  const inner = unwrap(value);
-  if (!ts.isIdentifier(inner)) return undefined;
-  const parent = inner.parent;
-  let symbol = ts.isShorthandPropertyAssignment(parent) && parent.name === inner ? checker.getShorthandAssignmentValueSymbol(parent) : checker.getSymbolAtLocation(inner);
-  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
-  const decl = symbol?.valueDeclaration;
-  return decl && ts.isVariableDeclaration(decl) ? checker.getTypeAtLocation(decl.name) : undefined;
 }

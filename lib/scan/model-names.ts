@@ -1,0 +1,53 @@
+/**
+ * The model names a request's `model` value may hold (R-MODEL, T-REASONING-REPLAY): a literal, an
+ * expression typed by string literals (a const, also through `{ model }`), or a parameter of the
+ * site's function given such a value by every call of it in the project (its default where a call
+ * leaves it out). Anything else is not known, and says how.
+ */
+import { ts, stringValue, unwrap, shortText } from './ast.js';
+import { callersOf } from './callers.js';
+import type { ScanContext } from './context.js';
+import { parameterSlot, passedFor } from './parameter-values.js';
+
+export type ModelNames = readonly string[] | { unknown: string };
+
+export function modelNames(ctx: ScanContext, value: ts.Expression): ModelNames {
+  const own = literalNames(ctx.checker, value);
+  if (own) return own;
+  const inner = unwrap(value);
+  const slot = ts.isIdentifier(inner) ? parameterSlot(ctx.checker, inner) : undefined;
+  const notKnown = { unknown: `model ${shortText(value, 40)} is not a model name literal` };
+  if (!slot) return notKnown;
+  const callers = callersOf(slot.fn, ctx, ctx.callerSearch);
+  if ('stop' in callers || !callers.calls.length) return notKnown;
+  const names = new Set<string>();
+  for (const call of callers.calls) {
+    const passed = passedFor(ctx.checker, slot, call);
+    if (!passed || !('value' in passed)) return notKnown;
+    const given = passed.value ?? slot.initializer;
+    const found = given && literalNames(ctx.checker, given);
+    if (!found) return notKnown;
+    for (const name of found) names.add(name);
+  }
+  return [...names];
+}
+
+/** A literal, or the string literal types of a name's variable or of the expression. */
+function literalNames(checker: ts.TypeChecker, value: ts.Expression): string[] | undefined {
+  const literal = stringValue(value);
+  if (literal !== undefined) return [literal];
+  const type = declaredTypeOf(checker, value) ?? checker.getTypeAtLocation(value);
+  const parts = type.isUnion() ? type.types : [type];
+  return parts.every((t) => t.isStringLiteral()) ? parts.map((t) => (t as ts.StringLiteralType).value) : undefined;
+}
+
+/** The type of the variable a name refers to (`{ model }` is typed by the property, not by `const model = 'gpt-4.1'`). */
+function declaredTypeOf(checker: ts.TypeChecker, value: ts.Expression): ts.Type | undefined {
+  const inner = unwrap(value);
+  if (!ts.isIdentifier(inner)) return undefined;
+  const parent = inner.parent;
+  let symbol = ts.isShorthandPropertyAssignment(parent) && parent.name === inner ? checker.getShorthandAssignmentValueSymbol(parent) : checker.getSymbolAtLocation(inner);
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  const decl = symbol?.valueDeclaration;
+  return decl && ts.isVariableDeclaration(decl) ? checker.getTypeAtLocation(decl.name) : undefined;
+}
