@@ -9,7 +9,7 @@ import type { FileError, Note, Notice, Provider, SiteRecord, SiteStatus } from '
 import { reasonMessage } from '../rules/reasons.js';
 import { FOREIGN_MODEL_HINT } from '../rules/providers.js';
 import { ts, positionOf, enclosingStatement, startOf, propertyNameText, propertyValue, stringValue, literalValue, unwrap } from './ast.js';
-import { type AllowList, type ScanContext, buildSubclassIndex, isProjectFile, relativeFile } from './context.js';
+import { type AllowList, type ScanContext, buildSubclassIndex, isProjectFile, locationOf, relativeFile } from './context.js';
 import { exportedCompletionsResources, findSites, isChatCompletionsCall, type FoundSite } from './find-sites.js';
 import { httpProvider } from './http.js';
 import { MAX_NESTING, maxNesting } from './guards.js';
@@ -34,6 +34,7 @@ import type { FollowSearch } from './callers.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
 import { PARSE_NOTE, REASONING_INCLUDE, REPLAY_NOTE, REPLAY_PLAIN_NOTE, REPLAY_STORED_NOTE } from '../rules/results.js';
 import { modelFamily } from '../rules/models.js';
+import { catchingTry } from './throw-path.js';
 import { placeConverters } from '../runtime/placement.js';
 
 export interface ScanInput {
@@ -477,6 +478,10 @@ function analyseSdkCall(
   if (method === 'parse') {
     analysis.kinds.add('structured-output');
     analysis.note('H-PARSE', 'warn', PARSE_NOTE);
+    // T-PARSE-NOTHROW: Chat's parse() threw on a cut-off or filtered answer, and a catch took it
+    // (a retry, a fallback); responses.parse() returns output_parsed null there instead
+    const catching = catchingTry(call);
+    if (catching) analysis.reason('parse-error-semantics', `the catch at ${locationOf(ctx, catching.catchClause!)} took what parse() threw on a cut-off or filtered answer`);
   }
   if (request.stream === 'yes' || method === 'stream') {
     new StreamAnalyzer(ctx, analysis, isSite).analyze(call, method);

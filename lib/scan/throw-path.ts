@@ -37,3 +37,12 @@ function innermostTry(node: ts.Node): ts.TryStatement | undefined {
   }
   return undefined;
 }
+
+/** The `try` with a `catch` whose block holds `node`, within its function: what catches a throw there. */
+export function catchingTry(node: ts.Node): ts.TryStatement | undefined {
+  let child = node;
+  for (let at = node.parent; at && !isFunctionLike(at) && !ts.isSourceFile(at); child = at, at = at.parent) {
+    if (ts.isTryStatement(at) && at.tryBlock === child && at.catchClause) return at;
+  }
+  return undefined;
+}
