@@ -77,6 +77,7 @@ export function findSites(sf: ts.SourceFile, scope: BindingScope, endpointImport
       }
       if (mayHaveSdk && isMockCall(node)) mocks.push(node);
     }
+    if (mayHaveSdk && ts.isObjectLiteralExpression(node) && isChatDouble(node)) mocks.push(node);
     if (mayHaveSdk && ts.isBindingElement(node)) {
       const detached = destructuredMethod(node);
       if (detached) sites.push(detached);
@@ -339,6 +340,26 @@ function destructuredMethod(element: ts.BindingElement): FoundSite | undefined {
 }
 
 /** `vi.spyOn(client.chat.completions, 'create')`, `jest.spyOn(…)`: test doubles of the API. */
+/**
+ * `{ chat: { completions: { create: vi.fn() } } }` in a test or mock module, or handed to a mocking
+ * call (`vi.mock('openai', () => …)`, `jest.mock`, `.mockImplementation(() => …)`): a double of
+ * the client that imitates chat.completions, which a migrated subject no longer calls.
+ */
+function isChatDouble(obj: ts.ObjectLiteralExpression): boolean {
+  const completions = obj.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && propertyNameText(p.name) === 'completions');
+  const resource = completions && unwrap(completions.initializer);
+  if (!resource || !ts.isObjectLiteralExpression(resource)) return false;
+  if (!resource.properties.some((p) => ['create', 'parse', 'stream'].includes(p.name ? propertyNameText(p.name) ?? '' : ''))) return false;
+  if (TEST_FILE.test(obj.getSourceFile().fileName)) return true;
+  for (let at: ts.Node = obj.parent; at && !ts.isSourceFile(at); at = at.parent) {
+    if (ts.isCallExpression(at) && MOCKING_CALL.test(at.expression.getText())) return true;
+  }
+  return false;
+}
+
+const TEST_FILE = /(?:[./](?:test|spec)\.[cm]?[jt]sx?$)|(?:^|\/)(?:__mocks__|mocks?|__tests__|tests?)\//;
+const MOCKING_CALL = /^(?:vi|jest)\.(?:do)?[mM]ock$|\.mock(?:Implementation|ReturnValue|ResolvedValue)(?:Once)?$/;
+
 function isMockCall(node: ts.Node): boolean {
   if (!ts.isCallExpression(node)) return false;
   const callee = node.expression;
