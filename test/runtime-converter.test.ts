@@ -384,6 +384,19 @@ describe('where a run puts the module, and how it creates it', () => {
     assert.deepEqual(bundler, { sites: ['source/chat.ts migrated'], created: ['source/to-responses-input.ts'], imports: ["import { toResponsesInput } from './to-responses-input';"] });
   });
 
+  it('TypeScript, a file with no relative import of its own: the style of its package\'s other files, .ts only where the tsconfig allows it, else .js in a module package', async () => {
+    // corpus review: valvadis/ai_devs (other files import '../x.js') and TAC-crawler (other files import '../x.ts', run by ts-node, no allowImportingTsExtensions)
+    const BARE_SITE = TS_SITE.replace("import { helper } from './helper';\n", '').replace('  helper();\n', '');
+    const style = async (name: string, options: object, other: string, type = 'module') => (await summary(project(name, {
+      'package.json': JSON.stringify({ type }), 'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, module: 'ES2022', moduleResolution: 'Bundler', ...options } }),
+      'src/service/chat.ts': BARE_SITE, 'src/task/run.ts': `import { answer } from '${other}';\nvoid answer;\n`,
+    }))).imports;
+    assert.deepEqual(await style('style-js', {}, '../service/chat.js'), ["import { toResponsesInput } from '../to-responses-input.js';"]);
+    assert.deepEqual(await style('style-ts', {}, '../service/chat.ts'), ["import { toResponsesInput } from '../to-responses-input.js';"]);
+    assert.deepEqual(await style('style-ts-allowed', { allowImportingTsExtensions: true, noEmit: true }, '../service/chat.ts'), ["import { toResponsesInput } from '../to-responses-input.ts';"]);
+    assert.deepEqual(await style('style-none-cjs', {}, '../service/chat', 'commonjs'), ["import { toResponsesInput } from '../to-responses-input';"]);
+  });
+
   it('one module per package, whatever the number of sites and packages; none for a site that is not migrated', async () => {
     const dir = project('monorepo', {
       'package.json': '{"private":true,"workspaces":["packages/*"]}',

@@ -2,7 +2,8 @@
  * How a TypeScript file spells a relative import of the run-time converter: `.js` under
  * Node16/NodeNext resolution; else the extension style of the file's own relative imports (`.js`,
  * `.ts` or none); else the style of its package's other TypeScript files (a file that imports only
- * packages says nothing, and its package's convention is what its runner resolves); else `.js` in a
+ * packages says nothing, and its package's convention is what its runner resolves; `.ts` only where
+ * the tsconfig allows it, else tsc fails with TS5097); else `.js` in a
  * `"type": "module"` package (Node's ES module loader needs the extension, and TypeScript maps
  * `./x.js` to `x.ts`), else none.
  */
@@ -19,7 +20,8 @@ const MAX_STYLE_FILES = 400;
 const TS_FILE = /\.(?:m|c)?tsx?$/;
 const IGNORED = new Set<string>(DEFAULT_IGNORED_DIRS);
 
-const packageStyles = new Map<string, ImportStyle | undefined>();
+/** Per run (its layout): a later run in the same process reads the files again. */
+const packageStyles = new WeakMap<ProjectLayout, Map<string, ImportStyle | undefined>>();
 
 export function importStyleOf(file: string, sf: ts.SourceFile, pkg: PackageInfo, layout: ProjectLayout): ImportStyle {
   const options = layout.configFor(file)?.options ?? {};
@@ -27,13 +29,18 @@ export function importStyleOf(file: string, sf: ts.SourceFile, pkg: PackageInfo,
   if (resolution === ts.ModuleResolutionKind.Node16 || resolution === ts.ModuleResolutionKind.NodeNext) return '.js';
   const own = majorityStyle(relativeSpecifiers(sf));
   if (own !== undefined) return own;
-  const shared = packageStyle(pkg);
-  if (shared !== undefined) return shared;
-  return pkg.json.type === 'module' ? '.js' : '';
+  const fallback = pkg.json.type === 'module' ? '.js' : '';
+  const shared = packageStyle(pkg, layout);
+  // `.ts` specifiers fail tsc without allowImportingTsExtensions (TS5097): a package whose runner
+  // takes them (ts-node transpile-only) resolves `.js` to the `.ts` file as well
+  if (shared === '.ts' && !options.allowImportingTsExtensions && !options.rewriteRelativeImportExtensions) return fallback;
+  return shared ?? fallback;
 }
 
-function packageStyle(pkg: PackageInfo): ImportStyle | undefined {
-  if (!packageStyles.has(pkg.dir)) {
+function packageStyle(pkg: PackageInfo, layout: ProjectLayout): ImportStyle | undefined {
+  let styles = packageStyles.get(layout);
+  if (!styles) packageStyles.set(layout, (styles = new Map()));
+  if (!styles.has(pkg.dir)) {
     const specifiers: string[] = [];
     for (const file of tsFilesOf(pkg.dir)) {
       let text: string;
@@ -44,9 +51,9 @@ function packageStyle(pkg: PackageInfo): ImportStyle | undefined {
       }
       for (const { fileName } of ts.preProcessFile(text, true, false).importedFiles) if (fileName.startsWith('.')) specifiers.push(fileName);
     }
-    packageStyles.set(pkg.dir, majorityStyle(specifiers));
+    styles.set(pkg.dir, majorityStyle(specifiers));
   }
-  return packageStyles.get(pkg.dir);
+  return styles.get(pkg.dir);
 }
 
 /** The package's TypeScript files, breadth first, without dependencies, builds or nested packages. */
