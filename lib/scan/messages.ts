@@ -2,7 +2,7 @@
  * Message analysis (docs/migration-spec.md §3, M- rules): can the `messages` value become `input`, what
  * must change shape, and may its leading system message be hoisted into `instructions`?
  */
-import { ts, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers, isJavaScriptFile, isConsoleArgument } from './ast.js';
+import { ts, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers, isJavaScriptFile, isConsoleArgument, isConstDeclaration, returnExpressions } from './ast.js';
 import { declarationOf } from './bindings.js';
 import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
@@ -203,12 +203,12 @@ export class MessagesAnalyzer {
    * Responses API rejects or reads differently: never passed through (M-CONTENT-UNTYPED).
    */
   private opaque(e: ts.Expression, converted?: ts.Expression): void {
-    if (messageElementsAreSimple(this.ctx.checker, e) !== 'yes') this.untyped(e, converted && { value: converted, element: false });
+    if (messageElementsAreSimple(this.ctx.checker, e) !== 'yes' || !builtInView(this.ctx.checker, e)) this.untyped(e, converted && { value: converted, element: false });
   }
 
   private opaqueElement(e: ts.Expression, converted: ts.Expression): void {
     const type = this.ctx.checker.getTypeAtLocation(e);
-    if (messageElementTypeSimple(this.ctx, e, type) !== 'yes') this.untyped(e, { value: converted, element: true });
+    if (messageElementTypeSimple(this.ctx, e, type) !== 'yes' || !builtInView(this.ctx.checker, e, true)) this.untyped(e, { value: converted, element: true });
   }
 
   /**
@@ -517,4 +517,36 @@ export function isParamsMessagesValue(use: ts.Node): boolean {
   if (ts.isShorthandPropertyAssignment(parent) && parent.name.text === 'messages') return true;
   if (ts.isPropertyAssignment(parent) && parent.initializer === use && propertyNameText(parent.name) === 'messages') return true;
   return false;
+}
+
+/**
+ * Messages whose every key is in view: a type proves the fields it names, not the absence of
+ * others, and the Responses API rejects a key it does not know on an input message (400 "Unknown
+ * parameter: 'input[1].link'"; T-NAME) where Chat ignored it. A history that comes from a caller, a
+ * request body or a database may carry `id`, `link`, `createdAt`… (second review of the corpus
+ * diffs: lunari's server action got its client's chat state with them). In view: an object
+ * literal with `role` and `content` only (an element), an array `.map()`ped to such literals, and
+ * a const bound to either.
+ */
+function builtInView(checker: ts.TypeChecker, e: ts.Expression, element = false, depth = 0): boolean {
+  const v = unwrap(e);
+  if (depth > 4) return false;
+  if (element && ts.isObjectLiteralExpression(v)) return onlyRoleAndContent(v);
+  if (!element && ts.isCallExpression(v) && ts.isPropertyAccessExpression(v.expression) && v.expression.name.text === 'map') {
+    const fn = v.arguments[0] && unwrap(v.arguments[0]);
+    if (!fn || !(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn))) return false;
+    const results = ts.isBlock(fn.body) ? returnExpressions(fn) : [fn.body];
+    return results.length > 0 && results.every((r) => {
+      const o = r && unwrap(r);
+      return Boolean(o && ts.isObjectLiteralExpression(o) && onlyRoleAndContent(o));
+    });
+  }
+  if (!ts.isIdentifier(v)) return false;
+  const decl = declarationOf(checker, v);
+  if (!decl || !ts.isVariableDeclaration(decl) || !decl.initializer || !isConstDeclaration(decl)) return false;
+  return builtInView(checker, decl.initializer, element, depth + 1);
+}
+
+function onlyRoleAndContent(o: ts.ObjectLiteralExpression): boolean {
+  return o.properties.every((p) => (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ['role', 'content'].includes(propertyNameText(p.name) ?? ''));
 }
