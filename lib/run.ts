@@ -226,6 +226,11 @@ function sdkVersionWarnings(options: Options, sites: readonly SiteRecord[]): str
       if (pin) warnings.push(`${relativePath(options.cwd, denoFile)} maps openai to ${pin[0]}: the rewritten code targets client.responses and helpers verified on openai 6.49 and 7.59 only (H-BETA); update that import first.`);
     }
   }
+  // `beta.chat.completions.*` exists in openai 4 only: a project that calls it runs 4, declared or not
+  const beta = sites.find((s) => s.status === 'migrated' && s.api.startsWith('beta.chat.completions.'));
+  if (beta && !warnings.length) {
+    warnings.push(`${beta.file}:${beta.line} calls ${beta.api}, which only openai 4 has: the rewritten code targets client.responses and helpers verified on openai 6.49 and 7.59 only (H-BETA); upgrade the SDK first.`);
+  }
   return warnings;
 }
 

@@ -217,6 +217,23 @@ export async function ask(q: string) {
       'deno/deno.json maps openai to deno.land/x/openai@v4.20.1',
       'packages/ai/package.json declares openai ^4.38.5',
     ]);
+    // no manifest says which SDK, but beta.chat.completions exists in openai 4 only (OpenAITutorials)
+    const beta = tree({
+      'parse.ts': [
+        "import OpenAI from 'openai';",
+        "import { zodResponseFormat } from 'openai/helpers/zod';",
+        "import { z } from 'zod';",
+        'const client = new OpenAI();',
+        'export async function ask(q: string) {',
+        "  const r = await client.beta.chat.completions.parse({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], response_format: zodResponseFormat(z.object({ a: z.string() }), 'a') });",
+        '  return r.choices[0].message.parsed;',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const warned = JSON.parse(cli(beta, '.', '--dry-run', '--format', 'json').stdout) as { sites: { status: string }[]; warnings: string[] };
+    assert.deepEqual(warned.sites.map((s) => s.status), ['migrated']);
+    assert.deepEqual(warned.warnings.filter((w) => w.includes('(H-BETA)')).map((w) => w.split(',')[0]), ['parse.ts:6 calls beta.chat.completions.parse']);
   });
 
   it('in a file that imports the SDK by an npm: specifier (Deno), the imports the rewrite adds are spelled the same way', () => {
