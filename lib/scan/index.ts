@@ -605,8 +605,8 @@ function reasoningReplay(units: ReadonlyMap<unknown, Analysed[]>): void {
         continue;
       }
       const models = site.models;
-      if (!Array.isArray(models)) {
-        site.reason('replay-model-unknown', (models as { unknown: string }).unknown);
+      if ('unknown' in models) {
+        site.reason('replay-model-unknown', models.unknown);
         continue;
       }
       const families = new Set(models.map(modelFamily));

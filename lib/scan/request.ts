@@ -323,7 +323,7 @@ export class RequestAnalyzer {
   private model(value: ts.Expression): void {
     this.site.models = modelNames(this.ctx, value);
     // R-MODEL: a name the Responses API rejects, written here or passed by a caller
-    const names = Array.isArray(this.site.models) ? this.site.models : [];
+    const names = 'unknown' in this.site.models ? [] : this.site.models;
     const unsupported = names.find((name) => UNSUPPORTED_MODEL.test(name));
     if (unsupported) this.site.reason('model-not-supported', unsupported);
     const model = stringValue(value);

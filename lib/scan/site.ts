@@ -6,6 +6,7 @@ import type { Note } from '../report/model.js';
 import { TYPE_RENAMES } from '../rules/results.js';
 import { ts, isTypeAssertion, shortText, startOf, walk } from './ast.js';
 import { isProjectFile, locationOf, type ScanContext } from './context.js';
+import type { ModelNames } from './model-names.js';
 import { symbolOf } from './references.js';
 import type { ReasonCode, ReasonRef } from '../rules/reasons.js';
 import type { RuleId } from '../rules/ids.js';
@@ -20,7 +21,7 @@ export class SiteAnalysis {
   /** Literal model name, when there is one (P-MODEL-HINT, R-MODEL). */
   model?: string;
   /** T-REASONING-REPLAY: every model name the call may send (literal types included), or how it is not known. */
-  models: readonly string[] | { unknown: string } = { unknown: 'no model key' };
+  models: ModelNames = { unknown: 'no model key' };
   /** The call sets `store: true`: replayed items are found by id, without the reasoning include. */
   storesResponses = false;
   /** The site replays output items into its history (M-REPLAY): the unit needs the reasoning include. */

@@ -300,7 +300,11 @@ export class StreamAnalyzer {
       this.site.reason('no-equivalent-result', `${counter.name} counts stream loop iterations (Responses sends more events than Chat sends chunks)`);
     }
     // the loop body, and the body of each function a chunk is handed to (W-FOLLOW), run once per event
-    const bodies = [{ body: loop.statement as ts.Node, variable }, ...this.chunkFunctions.flatMap((p) => ((p.parent as ts.FunctionLikeDeclaration).body ? [{ body: (p.parent as ts.FunctionLikeDeclaration).body as ts.Node, variable: p.name }] : []))];
+    const bodies: { body: ts.Node; variable: ts.Identifier }[] = [{ body: loop.statement, variable }];
+    for (const param of this.chunkFunctions) {
+      const body = (param.parent as ts.FunctionLikeDeclaration).body;
+      if (body) bodies.push({ body, variable: param.name });
+    }
     for (const { body, variable: chunk } of bodies) {
       for (const effect of iterationEffects(body, chunk, this.ctx.checker, this.callsHandled, this.emptyTexts)) {
         if (effect.console) this.site.note('O-ESCAPE', 'warn', 'A console call of the stream loop runs once per event, and Responses sends more events than Chat sent chunks: it logs more lines.');
