@@ -146,7 +146,8 @@ export class MessagesAnalyzer {
     const simple = ts.isSpreadElement(e)
       ? messageElementsAreSimple(this.ctx.checker, e.expression)
       : messageElementTypeSimple(this.ctx, e, this.ctx.checker.getTypeAtLocation(e));
-    if (simple === 'yes') return;
+    const inView = ts.isSpreadElement(e) ? builtInView(this.ctx.checker, e.expression) : builtInView(this.ctx.checker, e, true);
+    if (simple === 'yes' && inView) return;
     if (!convert) this.untyped(ts.isSpreadElement(e) ? e.expression : e);
     else if (ts.isSpreadElement(e)) this.untyped(e.expression, { value: e.expression, element: false });
     else this.untyped(e, { value: arg, element: true });
