@@ -200,6 +200,9 @@ function findTsconfig(options: Options): string | undefined {
   return undefined;
 }
 
+/** What every H-BETA warning says after naming its evidence. */
+const H_BETA = 'the rewritten code targets client.responses and helpers verified on openai 6.49 and 7.59 only (H-BETA)';
+
 /**
  * H-BETA: a package that declares openai below 6 gets rewritten code verified on 6 and 7 only.
  * Read for the paths given and for the folder of every migrated site (a monorepo's package, or a
@@ -222,14 +225,14 @@ function sdkVersionWarnings(options: Options, sites: readonly SiteRecord[]): str
     const denoFile = nearest(start, ['deno.json', 'deno.jsonc']);
     if (denoFile && !read.has(denoFile)) {
       read.add(denoFile);
-      const pin = [...readText(denoFile).matchAll(PINNED_SDK)].find((m) => Number(m[1]) < 6);
-      if (pin) warnings.push(`${relativePath(options.cwd, denoFile)} maps openai to ${pin[0]}: the rewritten code targets client.responses and helpers verified on openai 6.49 and 7.59 only (H-BETA); update that import first.`);
+      const pin = [...(readText(denoFile) ?? '').matchAll(PINNED_SDK)].find((m) => Number(m[1]) < 6);
+      if (pin) warnings.push(`${relativePath(options.cwd, denoFile)} maps openai to ${pin[0]}: ${H_BETA}; update that import first.`);
     }
   }
   // `beta.chat.completions.*` exists in openai 4 only: a project that calls it runs 4, declared or not
   const beta = sites.find((s) => s.status === 'migrated' && s.api.startsWith('beta.chat.completions.'));
   if (beta && !warnings.length) {
-    warnings.push(`${beta.file}:${beta.line} calls ${beta.api}, which only openai 4 has: the rewritten code targets client.responses and helpers verified on openai 6.49 and 7.59 only (H-BETA); upgrade the SDK first.`);
+    warnings.push(`${beta.file}:${beta.line} calls ${beta.api}, which only openai 4 has: ${H_BETA}; upgrade the SDK first.`);
   }
   return warnings;
 }
@@ -246,11 +249,12 @@ function nearest(start: string, names: readonly string[]): string | undefined {
   return undefined;
 }
 
-function readText(file: string): string {
+/** A file's text, or undefined when it cannot be read. */
+function readText(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
   } catch {
-    return '';
+    return undefined;
   }
 }
 
@@ -260,7 +264,7 @@ function declaredSdkWarning(pkgFile: string, cwd: string): string | undefined {
     const sdk = preferredSdk(sdkDeclarations(JSON.parse(readFileSync(pkgFile, 'utf8')) as PackageJson));
     if (!sdk || majorOf(sdk.range) >= 6) return undefined;
     const declared = sdk.name === 'openai' ? `openai ${sdk.range}` : `openai ${sdk.range} as ${sdk.name}`;
-    return `${relativePath(cwd, pkgFile)} declares ${declared}: the rewritten code targets client.responses and helpers verified on openai 6.49 and 7.59 only (H-BETA); upgrade the SDK first.`;
+    return `${relativePath(cwd, pkgFile)} declares ${declared}: ${H_BETA}; upgrade the SDK first.`;
   } catch {
     return undefined; // an unreadable package.json says nothing about the SDK version
   }
@@ -282,7 +286,7 @@ function pinnedSdkWarnings(sites: readonly SiteRecord[], candidates: readonly { 
     const rel = relativePath(cwd, c.path);
     for (const m of c.text.matchAll(PINNED_SDK)) {
       if (Number(m[1]) >= 6) continue;
-      warnings.push(`${rel} imports ${m[0]}: the rewritten code targets client.responses and helpers verified on openai 6.49 and 7.59 only (H-BETA); update that import first.`);
+      warnings.push(`${rel} imports ${m[0]}: ${H_BETA}; update that import first.`);
       break;
     }
   }
@@ -297,12 +301,7 @@ function pinnedSdkWarnings(sites: readonly SiteRecord[], candidates: readonly { 
 function componentNotices(components: readonly string[], cwd: string): Notice[] {
   const notices: Notice[] = [];
   for (const file of components) {
-    let text: string | undefined;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      text = undefined;
-    }
+    const text = readText(file);
     if (text === undefined || componentMentionsChat(text)) notices.push({ file: relativePath(cwd, file), code: 'not-scanned', message: reasonMessage('not-scanned') });
   }
   return notices;

@@ -10,6 +10,7 @@ import {
 } from './ast.js';
 import { aliasTarget, bindingOfExpression, declarationOf, sdkClassOf, type BindingScope } from './bindings.js';
 import { requiredExports } from './commonjs.js';
+import { TEST_FILE } from './writes.js';
 import { httpCall, type HttpSite } from './http.js';
 
 export const SDK_METHODS = new Set(['create', 'parse', 'stream', 'runTools', 'runFunctions']);
@@ -350,14 +351,16 @@ function isChatDouble(obj: ts.ObjectLiteralExpression): boolean {
   const resource = completions && unwrap(completions.initializer);
   if (!resource || !ts.isObjectLiteralExpression(resource)) return false;
   if (!resource.properties.some((p) => ['create', 'parse', 'stream'].includes(p.name ? propertyNameText(p.name) ?? '' : ''))) return false;
-  if (TEST_FILE.test(obj.getSourceFile().fileName)) return true;
+  const file = obj.getSourceFile().fileName;
+  if (TEST_FILE.test(file) || MOCK_MODULE.test(file)) return true;
   for (let at: ts.Node = obj.parent; at && !ts.isSourceFile(at); at = at.parent) {
     if (ts.isCallExpression(at) && MOCKING_CALL.test(at.expression.getText())) return true;
   }
   return false;
 }
 
-const TEST_FILE = /(?:[./](?:test|spec)\.[cm]?[jt]sx?$)|(?:^|\/)(?:__mocks__|mocks?|__tests__|tests?)\//;
+/** Besides the test runners' names (writes.ts TEST_FILE): a mocks/ folder, a module named test or spec. */
+const MOCK_MODULE = /(?:^|[\\/])(?:mocks?[\\/]|(?:test|spec)\.[cm]?[jt]sx?$)/;
 const MOCKING_CALL = /^(?:vi|jest)\.(?:do)?[mM]ock$|\.mock(?:Implementation|ReturnValue|ResolvedValue)(?:Once)?$/;
 
 function isMockCall(node: ts.Node): boolean {

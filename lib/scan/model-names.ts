@@ -5,6 +5,7 @@
  * leaves it out). Anything else is not known, and says how.
  */
 import { ts, stringValue, unwrap, shortText } from './ast.js';
+import { aliasTarget, declarationOf } from './bindings.js';
 import { callersOf } from './callers.js';
 import type { ScanContext } from './context.js';
 import { parameterSlot, passedFor } from './parameter-values.js';
@@ -45,9 +46,8 @@ function literalNames(checker: ts.TypeChecker, value: ts.Expression): string[] |
 function declaredTypeOf(checker: ts.TypeChecker, value: ts.Expression): ts.Type | undefined {
   const inner = unwrap(value);
   if (!ts.isIdentifier(inner)) return undefined;
-  const parent = inner.parent;
-  let symbol = ts.isShorthandPropertyAssignment(parent) && parent.name === inner ? checker.getShorthandAssignmentValueSymbol(parent) : checker.getSymbolAtLocation(inner);
-  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
-  const decl = symbol?.valueDeclaration;
+  // `{ model }` names the const, not the property; an import names the exporting module's const
+  let decl = declarationOf(checker, inner);
+  if (decl) decl = aliasTarget(checker, decl) ?? decl;
   return decl && ts.isVariableDeclaration(decl) ? checker.getTypeAtLocation(decl.name) : undefined;
 }

@@ -1294,7 +1294,6 @@ function isStringified(outer: ts.Node): boolean {
     const other = parent.left === outer ? parent.right : parent.left;
     return ts.isStringLiteral(other) || ts.isTemplateExpression(other) || ts.isNoSubstitutionTemplateLiteral(other);
   }
-  if (!ts.isCallExpression(parent) || !parent.arguments.includes(outer as ts.Expression)) return false;
-  const callee = parent.expression.getText();
-  return callee === 'String' || /^console\.\w+$/.test(callee);
+  if (isConsoleArgument(outer)) return true;
+  return ts.isCallExpression(parent) && parent.arguments.includes(outer as ts.Expression) && ts.isIdentifier(parent.expression) && parent.expression.text === 'String';
 }

@@ -11,7 +11,7 @@
  * two chunks, a role chunk and a finish chunk, and a Responses stream more events: `n > 1`, `!n`
  * answer alike); the others are reported by the stream analysis.
  */
-import { ts, climbWrappers, isBooleanContext, isConstDeclaration, isFunctionLike, walk } from './ast.js';
+import { ts, climbWrappers, isBooleanContext, isConsoleCallee, isConstDeclaration, isFunctionLike, unwrap, walk } from './ast.js';
 import { referencesOf } from './references.js';
 
 export interface IterationCounter {
@@ -64,10 +64,10 @@ export function iterationEffects(
   const visit = (n: ts.Node): void => {
     if (isFunctionLike(n)) return; // a callback defined in the loop runs when it is called
     // an arrow function's expression body is a statement of its own
-    const bodyCall = n === body && !ts.isBlock(n) && ts.isExpression(n) && ts.isCallExpression(climbDown(n)) ? climbDown(n) : undefined;
+    const bodyCall = n === body && !ts.isBlock(n) && ts.isExpression(n) && ts.isCallExpression(unwrap(n)) ? unwrap(n) : undefined;
     const effect = ts.isYieldExpression(n) ? n : bodyCall ?? effectCall(n);
     if (effect && !exclude.has(effect) && !emptyOnOtherEvents(effect, emptyTexts, checker) && !guardedByChunk(effect, body, readsChunk)) {
-      out.push({ node: effect, console: ts.isCallExpression(effect) && /^console\.\w+$/.test(effect.expression.getText()) });
+      out.push({ node: effect, console: ts.isCallExpression(effect) && isConsoleCallee(effect.expression) });
     }
     ts.forEachChild(n, visit);
   };
@@ -91,19 +91,19 @@ function emptyOnOtherEvents(effect: ts.Node, emptyTexts: ReadonlySet<ts.Node>, c
 }
 
 function isEmptyText(e: ts.Expression, emptyTexts: ReadonlySet<ts.Node>, checker: ts.TypeChecker): boolean {
-  const arg = climbDown(e);
+  const arg = unwrap(e);
   if (emptyTexts.has(arg)) return true;
   if (!ts.isIdentifier(arg)) return false;
   const decl = checker.getSymbolAtLocation(arg)?.valueDeclaration;
-  return Boolean(decl && ts.isVariableDeclaration(decl) && decl.initializer && isConstDeclaration(decl) && emptyTexts.has(climbDown(decl.initializer)));
+  return Boolean(decl && ts.isVariableDeclaration(decl) && decl.initializer && isConstDeclaration(decl) && emptyTexts.has(unwrap(decl.initializer)));
 }
 
 /** A local array whose every use is a push of such a text or a `.join('')`. */
 function onlyJoinedEmpty(target: ts.Expression, emptyTexts: ReadonlySet<ts.Node>, checker: ts.TypeChecker): boolean {
   if (!ts.isIdentifier(target)) return false;
   const decl = checker.getSymbolAtLocation(target)?.valueDeclaration;
-  if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer || !ts.isArrayLiteralExpression(climbDown(decl.initializer))) return false;
-  if ((climbDown(decl.initializer) as ts.ArrayLiteralExpression).elements.length) return false;
+  if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer || !ts.isArrayLiteralExpression(unwrap(decl.initializer))) return false;
+  if ((unwrap(decl.initializer) as ts.ArrayLiteralExpression).elements.length) return false;
   return referencesOf(checker, decl.name).every((ref) => {
     if (ref === decl.name) return true;
     const access = ref.parent;
@@ -118,14 +118,9 @@ function onlyJoinedEmpty(target: ts.Expression, emptyTexts: ReadonlySet<ts.Node>
 /** The call of an expression statement (`f(x);`, `await f(x);`, `void f(x);`): its value is unused. */
 function effectCall(n: ts.Node): ts.CallExpression | ts.NewExpression | undefined {
   if (!ts.isExpressionStatement(n)) return undefined;
-  let e: ts.Expression = climbDown(n.expression);
-  if (ts.isAwaitExpression(e) || ts.isVoidExpression(e)) e = climbDown(e.expression);
+  let e: ts.Expression = unwrap(n.expression);
+  if (ts.isAwaitExpression(e) || ts.isVoidExpression(e)) e = unwrap(e.expression);
   return ts.isCallExpression(e) || ts.isNewExpression(e) ? e : undefined;
-}
-
-function climbDown(e: ts.Expression): ts.Expression {
-  while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
-  return e;
 }
 
 /** The loop variable and the variables of the loop body initialised from it (`const delta = chunk.…`). */

@@ -13,7 +13,7 @@ import { ts, climbWrappers, isFunctionLike } from './ast.js';
 export function conversionThrowEscapes(at: ts.Node, call: ts.CallExpression): string | undefined {
   const handler = promiseHandler(call);
   if (handler) return `the run-time converter would throw before the request's ${handler}, which received the API's rejection of such messages`;
-  if (innermostTry(at) !== innermostTry(call)) return "the run-time converter would run outside the try around the request, whose catch received the API's rejection of such messages";
+  if (enclosingTry(at) !== enclosingTry(call)) return "the run-time converter would run outside the try around the request, whose catch received the API's rejection of such messages";
   return undefined;
 }
 
@@ -29,20 +29,14 @@ function promiseHandler(promise: ts.Expression): string | undefined {
   return name === 'catch' || name === 'finally' ? `.${name}(…)` : undefined;
 }
 
-/** The `try` whose block holds `node`, within its function. */
-function innermostTry(node: ts.Node): ts.TryStatement | undefined {
+/**
+ * The innermost `try` whose block holds `node`, within its function; with `withCatch`, the
+ * innermost that has a `catch` (what catches a throw there; a `try … finally` lets it pass).
+ */
+export function enclosingTry(node: ts.Node, withCatch = false): ts.TryStatement | undefined {
   let child = node;
   for (let at = node.parent; at && !isFunctionLike(at) && !ts.isSourceFile(at); child = at, at = at.parent) {
-    if (ts.isTryStatement(at) && at.tryBlock === child) return at;
-  }
-  return undefined;
-}
-
-/** The `try` with a `catch` whose block holds `node`, within its function: what catches a throw there. */
-export function catchingTry(node: ts.Node): ts.TryStatement | undefined {
-  let child = node;
-  for (let at = node.parent; at && !isFunctionLike(at) && !ts.isSourceFile(at); child = at, at = at.parent) {
-    if (ts.isTryStatement(at) && at.tryBlock === child && at.catchClause) return at;
+    if (ts.isTryStatement(at) && at.tryBlock === child && (!withCatch || at.catchClause)) return at;
   }
   return undefined;
 }
