@@ -647,6 +647,8 @@ describe('rejections (HTTP 400 through the SDK)', () => {
     const b = { model: MODEL, messages: user };
     await expect400(rawChat(client, { ...b, response_format: { type: 'json_object' } }), /must contain the word 'json'/);
     await expect400(rawChat(client, { ...b, messages: [...user, { role: 'tool', tool_call_id: 'call_1', content: 'x' }] }), /must be a response to a preceeding message with 'tool_calls'/);
+    await expect400(rawChat(client, { ...b, messages: [{ role: 'user', content: 42 }] }), /Invalid type for 'messages\[0\]\.content': expected one of a string or array of objects, but got an integer instead/);
+    await expect400(rawChat(client, { ...b, messages: [{ role: 'user', content: { text: 'x' } }] }), /but got an object instead/);
     await expect400(
       rawChat(client, {
         ...b,

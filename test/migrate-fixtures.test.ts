@@ -17,6 +17,7 @@
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { ts } from 'ts-morph';
 import { run } from '../lib/run.js';
@@ -25,7 +26,7 @@ import { sdkDeclarations } from '../lib/project/sdk-names.js';
 import { assertParses } from '../transforms/parser.js';
 import { startFakeOpenAI, type FakeServer } from './fake-openai/index.js';
 import { runProgram, type ProgramFiles } from './helpers/differential.js';
-import { FIXTURES, REPO, expectedOutputs, fixtureOptions, loadFixtures, type Fixture } from './helpers/fixtures.js';
+import { FIXTURES, REPO, expectedOutputs, fixtureOptions, loadFixtures, type CaseOptions, type Fixture } from './helpers/fixtures.js';
 import { typecheckTexts, type TypeError } from './helpers/typecheck.js';
 
 /** `FIXTURES=streaming/v32,follow/w14 node --import tsx --test test/migrate-fixtures.test.ts`: only those (while working on them). */
@@ -85,16 +86,35 @@ function sdkAliasesOf(cases: readonly Fixture[]): string[] {
 }
 
 /** The differential run: the migrated program prints the same and asks for the same, on Responses. */
-async function assertSameBehaviour(server: FakeServer, before: ProgramFiles, after: ProgramFiles): Promise<void> {
+async function assertSameBehaviour(server: FakeServer, before: ProgramFiles, after: ProgramFiles, options: CaseOptions = {}): Promise<void> {
   const was = await runProgram(server, before, 'before');
   const now = await runProgram(server, after, 'after');
   assert.equal(was.exitCode, 0, `the original program failed: ${was.stderr}`);
   assert.equal(now.exitCode, was.exitCode, `the migrated program failed: ${now.stderr}`);
   assert.equal(now.stdout, was.stdout);
   assert.ok(was.requests.length > 0, 'the program made no request');
-  assert.deepEqual(now.requests.map((r) => r.api), was.requests.map(() => 'responses'));
-  assert.deepEqual(now.requests.map((r) => r.status), was.requests.map((r) => r.status));
-  assert.deepEqual(now.requests.map((r) => r.canonical), was.requests.map((r) => r.canonical));
+  const expected = options.rejectedBeforeSending ? alignedRequests(was.requests, now.requests) : was.requests;
+  assert.deepEqual(now.requests.map((r) => r.api), expected.map(() => 'responses'));
+  assert.deepEqual(now.requests.map((r) => r.status), expected.map((r) => r.status));
+  assert.deepEqual(now.requests.map((r) => r.canonical), expected.map((r) => r.canonical));
+}
+
+/**
+ * The original's requests less those the migrated run did not send because the converter
+ * rejected their messages first (CaseOptions.rejectedBeforeSending): only a request the server
+ * answered with HTTP 400 may be dropped, and only where the migrated run has no request matching it.
+ */
+function alignedRequests<R extends { status: number; canonical: unknown }>(was: readonly R[], now: readonly R[]): R[] {
+  const kept: R[] = [];
+  let j = 0;
+  for (const request of was) {
+    const next = now[j];
+    if (request.status === 400 && !(next && next.status === 400 && isDeepStrictEqual(next.canonical, request.canonical))) continue;
+    kept.push(request);
+    j++;
+  }
+  assert.ok(kept.length < was.length, 'rejectedBeforeSending: no request was rejected before sending; drop the option');
+  return kept;
 }
 
 /** A copy of the case's inputs (no out/) in test/tmp, removed by the caller. */
@@ -177,7 +197,7 @@ describe('migration fixtures', () => {
         it('behaves the same against the fake OpenAI server', async () => {
           const main = path.relative(f.dir, f.input!);
           const migrated = new Map([[f.input!, readFileSync(f.output!, 'utf8')], ...[...f.created].map(([rel, text]) => [path.join(f.dir, rel), text] as const)]);
-          await assertSameBehaviour(server, programOf(f, main, new Map()), programOf(f, main, migrated));
+          await assertSameBehaviour(server, programOf(f, main, new Map()), programOf(f, main, migrated), f.options);
         });
       }
     });
@@ -227,7 +247,7 @@ describe('migration fixtures', () => {
         it('behaves the same against the fake OpenAI server', async () => {
           assert.ok(f.options.main, 'case.json names the program entry (`main`)');
           const migrated = new Map([...outputs].map(([input, output]) => [input, readFileSync(output, 'utf8')]));
-          await assertSameBehaviour(server, programOf(f, f.options.main, new Map()), programOf(f, f.options.main, migrated));
+          await assertSameBehaviour(server, programOf(f, f.options.main, new Map()), programOf(f, f.options.main, migrated), f.options);
         });
       }
     });

@@ -20,6 +20,13 @@ export const RESPONSES_ONLY_PARAMS = [
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 
+/** How the API names a JSON value's type in its errors. */
+function jsonKind(value: unknown): string {
+  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a decimal';
+  if (typeof value === 'boolean') return 'a boolean';
+  return 'an object';
+}
+
 function messageText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) return content.map((p) => (isObject(p) && typeof p.text === 'string' ? p.text : '')).join(' ');
@@ -55,6 +62,14 @@ export function validateChat(body: Json): void {
         `Invalid value: '${String(m.role)}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`,
         `messages[${i}].role`,
         'invalid_value',
+      );
+    }
+    const content = m.content;
+    if (content !== undefined && content !== null && typeof content !== 'string' && !Array.isArray(content)) {
+      throw badRequest(
+        `Invalid type for 'messages[${i}].content': expected one of a string or array of objects, but got ${jsonKind(content)} instead.`,
+        `messages[${i}].content`,
+        'invalid_type',
       );
     }
     if (m.role === 'tool') {

@@ -57,6 +57,13 @@ export interface CaseOptions {
   paths?: string[];
   /** `false`: run with --no-runtime-conversion. */
   runtimeConversion?: boolean;
+  /**
+   * The program sends malformed messages on purpose: a request the original sent and the fake
+   * server answered with HTTP 400 may be missing from the migrated run, because the run-time
+   * converter rejected those messages before sending (M-CONTENT-UNTYPED). Every other request
+   * must still match, in order, and the program must print the same.
+   */
+  rejectedBeforeSending?: boolean;
 }
 
 export interface Fixture {
