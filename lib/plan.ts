@@ -175,10 +175,20 @@ export interface ConvertEdit extends Anchor {
   moduleFile: string;
 }
 
+/**
+ * M-CONTENT-UNTYPED: a request whose promise has its own `.catch(…)` (or `.then(f, g)`,
+ * `.finally(…)`) and whose arguments convert messages at run time, as the body of an async arrow
+ * called at once, `(async () => <call>)()`: the converter's throw then rejects the promise that
+ * handler watches, where Chat's HTTP 400 for the same messages arrived (throw-path.ts).
+ */
+export interface WrapRequestEdit extends Anchor {
+  op: 'wrap-request';
+}
+
 export type Edit =
   | CalleeEdit | RequestEdit | MessagesEdit | ChainEdit | RenameEdit | ReplaceEdit | FinishEdit | RetypeEdit
   | PatternEdit | HelperCallEdit | OperatorEdit | ToolEdit | ToolChoiceEdit | ReplayEdit | FormatEdit
-  | StreamGuardEdit | StreamReadEdit | ConvertEdit;
+  | StreamGuardEdit | StreamReadEdit | ConvertEdit | WrapRequestEdit;
 
 /**
  * A file the run creates: the converter module of a package (M-CONTENT-UNTYPED). It is created only

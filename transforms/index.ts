@@ -10,7 +10,7 @@ import { TransformContext } from './context.js';
 import { rewriteHelperCall } from './helpers.js';
 import { addImports } from './imports.js';
 import { insertMarkers } from './markers.js';
-import { convertMessages, rewriteMessages } from './messages.js';
+import { convertMessages, rewriteMessages, wrapRequest } from './messages.js';
 import { assertParses } from './parser.js';
 import { rewriteFormat, rewriteRequest } from './request.js';
 import { rewriteChain, rewriteFinish, rewriteOperator, rewritePattern, rewriteRename, rewriteReplace, rewriteReplay } from './results.js';
@@ -33,6 +33,7 @@ export const TRANSFORMS: readonly Transform[] = [
   { name: 'format', description: 'a response_format object defined in view, json_schema flattened (R-RESPFMT)', ops: ['format'], apply: as(rewriteFormat) },
   { name: 'messages', description: 'message content parts and keys (M- rules)', ops: ['messages', 'message'], apply: as(rewriteMessages) },
   { name: 'runtime-conversion', description: 'messages from outside the code converted when the program runs (M-CONTENT-UNTYPED)', ops: ['convert-messages'], apply: as(convertMessages) },
+  { name: 'request-wrap', description: 'a converting request under its own .catch wrapped so the converter rejects its promise (M-CONTENT-UNTYPED)', ops: ['wrap-request'], apply: as(wrapRequest) },
   { name: 'tools', description: 'tool definitions flattened, strict and parameters explicit (R-TOOLS, R-STRICT)', ops: ['tool'], apply: as(rewriteTool) },
   { name: 'tool-choice', description: 'tool_choice shapes flattened (R-TOOLCHOICE)', ops: ['tool-choice'], apply: as(rewriteToolChoice) },
   { name: 'replay', description: 'assistant turns replayed as output items (M-REPLAY)', ops: ['replay'], apply: as(rewriteReplay) },

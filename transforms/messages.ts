@@ -4,7 +4,7 @@
  * text parts are joined into a string, and `name` (rejected by the API) and null `refusal` /
  * `audio` keys are dropped.
  */
-import type { ConvertEdit, MessagesEdit } from '../lib/plan.js';
+import type { ConvertEdit, MessagesEdit, WrapRequestEdit } from '../lib/plan.js';
 import { CONVERTER_NAME } from '../lib/runtime/names.js';
 import { type Node, type TransformContext, findProp, propKey, props, stringLiteralValue, innerText, unwrapNode, valueOf } from './context.js';
 
@@ -130,6 +130,13 @@ export function convertMessages(ctx: TransformContext, edit: ConvertEdit): void 
   if (array) ctx.editor.replace(array.start, array.end, `${CONVERTER_NAME}([${value}])`);
   else ctx.editor.replace(edit.start, edit.end, edit.element ? `...${CONVERTER_NAME}([${value}])` : `${CONVERTER_NAME}(${value})`);
   ctx.requireImport({ name: CONVERTER_NAME, module: edit.module, typeOnly: false });
+}
+
+/** `(async () => <call>)()`: see WrapRequestEdit. */
+export function wrapRequest(ctx: TransformContext, edit: WrapRequestEdit): void {
+  ctx.nodeAt(edit.start, edit.end, 'CallExpression', 'OptionalCallExpression'); // the plan anchors the request call
+  ctx.editor.insert(edit.start, '(async () => ');
+  ctx.editor.insert(edit.end, ')()');
 }
 
 /** `[ e ]` or `[ e, ]` around the range, with nothing but white space between (a comment stays where it is). */

@@ -573,7 +573,7 @@ const EDIT_WORDS: Partial<Record<Edit['op'], string>> = {
   request: 'params', callee: 'call', messages: 'messages', message: 'messages', 'convert-messages': 'messages', tool: 'tools',
   'tool-choice': 'tool_choice', chain: 'result read', finish: 'finish_reason', replace: 'result read', operator: 'result read',
   pattern: 'result read', rename: 'result read', retype: 'type', 'stream-read': 'stream read', 'stream-guard': 'stream loop',
-  replay: 'history', format: 'response_format', 'helper-call': 'helper',
+  replay: 'history', format: 'response_format', 'helper-call': 'helper', 'wrap-request': 'call',
 };
 
 function linesOf(sf: ts.SourceFile, start: number, end: number): number[] {

@@ -2,13 +2,13 @@
  * Message analysis (docs/migration-spec.md §3, M- rules): can the `messages` value become `input`, what
  * must change shape, and may its leading system message be hoisted into `instructions`?
  */
-import { ts, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers, isJavaScriptFile, isConsoleArgument, isConstDeclaration, returnExpressions } from './ast.js';
+import { ts, isInside, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers, isJavaScriptFile, isConsoleArgument, isConstDeclaration, returnExpressions } from './ast.js';
 import { declarationOf } from './bindings.js';
 import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
 import { isChatCompletionsCall } from './find-sites.js';
-import { conversionThrowEscapes } from './throw-path.js';
+import { OUTSIDE_TRY, beforeHandler, enclosingTry, otherThrows, promiseHandler } from './throw-path.js';
 import { isErrorType, isSimpleRole, SIMPLE_ROLES, isStringTyped, messageElementsAreSimple, CHAT_MESSAGE_TYPES, typeIsString } from './types.js';
 
 export interface MessagesFacts {
@@ -26,6 +26,12 @@ export class MessagesAnalyzer {
   private hasItems = false;
   /** A value of this array is converted at run time (M-CONTENT-UNTYPED). */
   private converted = false;
+  /** The request's own `messages` value when it names a local history (analyze). */
+  private requestHistory?: ts.Expression;
+  /** That whole history is converted in the request's arguments instead of where it is built. */
+  private convertedAtRequest = false;
+  /** The request is wrapped so that the converter's throw rejects its promise (placeConversion). */
+  private wrapped = false;
 
   /** `call`: the site's request, whose failure a run-time conversion must not outrun (throw-path.ts). */
   constructor(private readonly ctx: ScanContext, private readonly site: SiteAnalysis, private readonly call?: ts.CallExpression) {}
@@ -39,6 +45,7 @@ export class MessagesAnalyzer {
       return { hoistable: !this.converted && this.hoistable(v) };
     }
     if (ts.isIdentifier(v)) {
+      this.requestHistory = value;
       const local = this.localArray(v);
       if (local) return { hoistable: false, variable: local };
     }
@@ -203,6 +210,52 @@ export class MessagesAnalyzer {
    * An untyped one (JavaScript, `any`) may carry `name`, tool turns or content parts, which the
    * Responses API rejects or reads differently: never passed through (M-CONTENT-UNTYPED).
    */
+  /**
+   * Where the run-time conversion of `value` goes so that the converter's throw meets the handler
+   * that received the API's rejection of the same messages (throw-path.ts): `here`; `request`, when
+   * the whole history is converted in the request's arguments instead (convertAtRequest); or why
+   * it cannot go anywhere. A request whose promise has its own `.catch` is wrapped (wrapRequest).
+   */
+  private placeConversion(value: ts.Expression): 'here' | 'request' | string {
+    const call = this.call;
+    if (!call || !this.ctx.runtimeConversion) return 'here';
+    const handler = promiseHandler(call);
+    if (handler) {
+      const inArguments = call.arguments.some((a) => isInside(value, a));
+      const other = otherThrows(call);
+      if (other) return `${beforeHandler(handler)}, and the request cannot be wrapped to reject instead: ${other}`;
+      if (!inArguments && !this.convertAtRequest()) return beforeHandler(handler);
+      this.wrapRequest(call, handler);
+      return inArguments ? 'here' : 'request';
+    }
+    if (enclosingTry(value) === enclosingTry(call)) return 'here';
+    return this.convertAtRequest() ? 'request' : OUTSIDE_TRY;
+  }
+
+  /**
+   * A value of a local history that cannot be converted where the history is built: the whole
+   * history is converted in the request's arguments instead, once (`input: toResponsesInput(messages)`).
+   * The converter keeps the Responses items the history also holds (statically converted
+   * messages, tool outputs, replayed output).
+   */
+  private convertAtRequest(): boolean {
+    if (this.convertedAtRequest) return true;
+    const value = this.requestHistory;
+    if (!value || !this.call || enclosingTry(value) !== enclosingTry(this.call)) return false;
+    this.convertedAtRequest = true;
+    this.converted = true;
+    this.hasItems = true;
+    this.site.edit({ op: 'convert-messages', rule: 'M-CONTENT-UNTYPED', ...this.site.range(value), element: false, module: '', moduleFile: '' });
+    return true;
+  }
+
+  private wrapRequest(call: ts.CallExpression, handler: string): void {
+    if (this.wrapped) return;
+    this.wrapped = true;
+    this.site.edit({ op: 'wrap-request', rule: 'M-CONTENT-UNTYPED', ...this.site.range(call) });
+    this.site.note('M-CONTENT-UNTYPED', 'info', `The request is called inside (async () => …)() so that a message the converter rejects reaches its ${handler} as the API's HTTP 400 did.`);
+  }
+
   private opaque(e: ts.Expression, converted?: ts.Expression): void {
     if (messageElementsAreSimple(this.ctx.checker, e) !== 'yes' || !builtInView(this.ctx.checker, e)) this.untyped(e, converted && { value: converted, element: false });
   }
@@ -222,9 +275,11 @@ export class MessagesAnalyzer {
    * (SiteAnalysis.libTypeGap).
    */
   private untyped(e: ts.Expression, convert?: { value: ts.Expression; element: boolean }): void {
-    const escapes = convert && this.call ? conversionThrowEscapes(convert.value, this.call) : undefined;
-    if (escapes) {
-      this.site.reason('messages-not-local', escapes);
+    const place = convert ? this.placeConversion(convert.value) : 'here';
+    if (place === 'request') {
+      // the whole history is converted in the request's arguments (convertAtRequest)
+    } else if (place !== 'here') {
+      this.site.reason('messages-not-local', place);
     } else if (convert && this.ctx.runtimeConversion) {
       this.converted = true;
       this.hasItems = true; // the converted value may hold function calls and outputs (M-TYPES)
