@@ -176,13 +176,16 @@ export interface ConvertEdit extends Anchor {
 }
 
 /**
- * M-CONTENT-UNTYPED: a request whose promise has its own `.catch(…)` (or `.then(f, g)`,
- * `.finally(…)`) and whose arguments convert messages at run time, as the body of an async arrow
- * called at once, `(async () => <call>)()`: the converter's throw then rejects the promise that
- * handler watches, where Chat's HTTP 400 for the same messages arrived (throw-path.ts).
+ * M-CONTENT-UNTYPED: a request whose arguments convert messages at run time and whose rejection
+ * went elsewhere than a throw where it is made (a `.catch(…)` on its promise, a promise returned
+ * or stored), as the body of an async arrow called at once, `(async () => <call>)()`: the
+ * converter's throw then rejects the request's promise, where Chat's HTTP 400 for the same
+ * messages arrived (throw-path.ts).
  */
 export interface WrapRequestEdit extends Anchor {
   op: 'wrap-request';
+  /** `;(async () => …)()`: the call starts a statement after one not ended by `;` (no-semicolon code). */
+  leadingSemicolon: boolean;
 }
 
 export type Edit =

@@ -135,7 +135,7 @@ export function convertMessages(ctx: TransformContext, edit: ConvertEdit): void 
 /** `(async () => <call>)()`: see WrapRequestEdit. */
 export function wrapRequest(ctx: TransformContext, edit: WrapRequestEdit): void {
   ctx.nodeAt(edit.start, edit.end, 'CallExpression', 'OptionalCallExpression'); // the plan anchors the request call
-  ctx.editor.insert(edit.start, '(async () => ');
+  ctx.editor.insert(edit.start, `${edit.leadingSemicolon ? ';' : ''}(async () => `);
   ctx.editor.insert(edit.end, ')()');
 }
 

@@ -8,7 +8,7 @@ import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
 import { isChatCompletionsCall } from './find-sites.js';
-import { OUTSIDE_TRY, beforeHandler, enclosingTry, otherThrows, promiseHandler } from './throw-path.js';
+import { OUTSIDE_TRY, beforeRejection, enclosingTry, otherThrows, rejectionPath, startsStatementAfterUnterminated } from './throw-path.js';
 import { isErrorType, isSimpleRole, SIMPLE_ROLES, isStringTyped, messageElementsAreSimple, CHAT_MESSAGE_TYPES, typeIsString } from './types.js';
 
 export interface MessagesFacts {
@@ -214,18 +214,19 @@ export class MessagesAnalyzer {
    * Where the run-time conversion of `value` goes so that the converter's throw meets the handler
    * that received the API's rejection of the same messages (throw-path.ts): `here`; `request`, when
    * the whole history is converted in the request's arguments instead (convertAtRequest); or why
-   * it cannot go anywhere. A request whose promise has its own `.catch` is wrapped (wrapRequest).
+   * it cannot go anywhere. A request whose rejection went elsewhere than a throw where it is made
+   * (a `.catch` on its promise, a promise returned or stored: rejectionPath) is wrapped (wrapRequest).
    */
   private placeConversion(value: ts.Expression): 'here' | 'request' | string {
     const call = this.call;
     if (!call || !this.ctx.runtimeConversion) return 'here';
-    const handler = promiseHandler(call);
-    if (handler) {
+    const path = rejectionPath(call);
+    if (path) {
       const inArguments = call.arguments.some((a) => isInside(value, a));
-      const other = otherThrows(call);
-      if (other) return `${beforeHandler(handler)}, and the request cannot be wrapped to reject instead: ${other}`;
-      if (!inArguments && !this.convertAtRequest()) return beforeHandler(handler);
-      this.wrapRequest(call, handler);
+      const other = otherThrows(this.ctx.checker, call);
+      if (other) return `${beforeRejection(path)}, and the request cannot be wrapped to reject instead: ${other}`;
+      if (!inArguments && !this.convertAtRequest()) return beforeRejection(path);
+      this.wrapRequest(call);
       return inArguments ? 'here' : 'request';
     }
     if (enclosingTry(value) === enclosingTry(call)) return 'here';
@@ -249,11 +250,11 @@ export class MessagesAnalyzer {
     return true;
   }
 
-  private wrapRequest(call: ts.CallExpression, handler: string): void {
+  private wrapRequest(call: ts.CallExpression): void {
     if (this.wrapped) return;
     this.wrapped = true;
-    this.site.edit({ op: 'wrap-request', rule: 'M-CONTENT-UNTYPED', ...this.site.range(call) });
-    this.site.note('M-CONTENT-UNTYPED', 'info', `The request is called inside (async () => …)() so that a message the converter rejects reaches its ${handler} as the API's HTTP 400 did.`);
+    this.site.edit({ op: 'wrap-request', rule: 'M-CONTENT-UNTYPED', ...this.site.range(call), leadingSemicolon: startsStatementAfterUnterminated(call) });
+    this.site.note('M-CONTENT-UNTYPED', 'info', "The request is called inside (async () => …)() so that a message the converter rejects rejects the request's promise, as the API's HTTP 400 did.");
   }
 
   private opaque(e: ts.Expression, converted?: ts.Expression): void {

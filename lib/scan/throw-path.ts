@@ -10,12 +10,15 @@
  * outside the try is converted in the request's arguments instead, and a request whose promise has
  * its own handler is called inside `(async () => …)()` when nothing else in it can throw (otherThrows).
  */
-import { ts, climbWrappers, isFunctionLike, unwrap, walk, literalValue, shortText } from './ast.js';
+import { ts, climbWrappers, isFunctionLike, unwrap, walk, literalValue, shortText, thisClass, propertyNameText } from './ast.js';
+import { aliasTarget, declarationOf, valuesAssignedTo, writtenValue } from './bindings.js';
 
 export const OUTSIDE_TRY = "the run-time converter would run outside the try around the request, whose catch received the API's rejection of such messages";
 
-export function beforeHandler(handler: string): string {
-  return `the run-time converter would throw before the request's ${handler}, which received the API's rejection of such messages`;
+/** Why a conversion in the request's arguments would throw where the rejection did not go (rejectionPath). */
+export function beforeRejection(path: { handler: string } | { how: string }): string {
+  if ('handler' in path) return `the run-time converter would throw before the request's ${path.handler}, which received the API's rejection of such messages`;
+  return `the run-time converter would throw where the request is made, while the API's rejection of such messages came through the request's promise, ${path.how}`;
 }
 
 /** `.catch(…)`, `.then(f, g)` or `.finally(…)` on the request's promise, through `.then(f)` links. */
@@ -43,13 +46,52 @@ export function enclosingTry(node: ts.Node, withCatch = false): ts.TryStatement 
 }
 
 /**
+ * Where the request's rejection went when a throw where the request is made would not go there
+ * too: a handler on its promise (`handler`), or how the promise leaves the expression (`how`:
+ * returned by a function that is not async, stored, passed on, dropped). Undefined when the two
+ * meet: the promise is awaited (through `.then(f)` links; enclosingTry decides the rest), or
+ * returned from an async function outside any `try` (either way that function's promise rejects).
+ */
+export function rejectionPath(call: ts.CallExpression): { handler: string } | { how: string } | undefined {
+  const handler = promiseHandler(call);
+  if (handler) return { handler };
+  let outer = climbWrappers(call);
+  for (let link = thenLink(outer); link; link = thenLink(outer)) outer = climbWrappers(link);
+  const parent = outer.parent;
+  if (ts.isAwaitExpression(parent)) return undefined;
+  const fn = ts.isReturnStatement(parent) ? enclosingFunction(parent) : ts.isArrowFunction(parent) && parent.body === outer ? parent : undefined;
+  if (fn) {
+    const isAsync = Boolean(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Async);
+    if (isAsync && !enclosingTry(outer)) return undefined;
+    return { how: isAsync ? 'returned inside a try, which its rejection passes by' : 'returned by a function that is not async' };
+  }
+  if (ts.isVariableDeclaration(parent) || (ts.isBinaryExpression(parent) && parent.right === outer)) return { how: 'stored' };
+  if (ts.isExpressionStatement(parent) || ts.isVoidExpression(parent)) return { how: 'dropped (its rejection was unhandled)' };
+  return { how: 'passed on' };
+}
+
+/** `p.then(f)` around `p`: a rejection passes through it. */
+function thenLink(promise: ts.Node): ts.CallExpression | undefined {
+  const access = promise.parent;
+  if (!ts.isPropertyAccessExpression(access) || access.expression !== promise || access.name.text !== 'then') return undefined;
+  const link = access.parent;
+  return ts.isCallExpression(link) && link.expression === access && link.arguments.length < 2 ? link : undefined;
+}
+
+function enclosingFunction(node: ts.Node): ts.FunctionLikeDeclaration | undefined {
+  for (let at = node.parent; at; at = at.parent) if (isFunctionLike(at)) return at;
+  return undefined;
+}
+
+/**
  * What else in the request call could throw synchronously, if anything: `(async () => <call>)()`
  * must move nothing but the run-time converter's throw to a rejection (WrapRequestEdit). Its
- * receiver must be a name or a property of `this` (read before, so `this` is bound), and its
- * arguments literals, names, such properties of `this`, and object and array literals of them;
- * no `await` or `yield` either: inside the arrow they would no longer pause the function.
+ * receiver must be a client that is never null (clientNeverNull) and, when it is a property of
+ * `this`, `this` must have been read before; its arguments literals, declared names, such
+ * properties of `this`, and object and array literals of them; no `await` or `yield` either:
+ * inside the arrow they would no longer pause the function.
  */
-export function otherThrows(call: ts.CallExpression): string | undefined {
+export function otherThrows(checker: ts.TypeChecker, call: ts.CallExpression): string | undefined {
   let paused: ts.Node | undefined;
   walk(call, (n) => {
     if (ts.isAwaitExpression(n) || ts.isYieldExpression(n)) paused ??= n;
@@ -57,32 +99,68 @@ export function otherThrows(call: ts.CallExpression): string | undefined {
   });
   if (paused) return `${shortText(paused, 30)} in its arguments would no longer pause this function`;
   let receiver: ts.Expression = call.expression;
-  while (ts.isPropertyAccessExpression(receiver)) receiver = receiver.expression;
+  while (ts.isPropertyAccessExpression(receiver) && receiver.expression.kind !== ts.SyntaxKind.ThisKeyword) receiver = receiver.expression;
   const thisBound = () => thisUsedBefore(call);
-  if (receiver.kind === ts.SyntaxKind.ThisKeyword) {
-    if (!thisBound()) return 'it is the first read of this in its function (unbound, it would reject instead of throwing)';
-  } else if (!ts.isIdentifier(receiver)) {
-    return `its receiver ${shortText(receiver, 30)} could throw too`;
-  }
-  const risky = call.arguments.find((a) => !inert(a, thisBound));
+  if (isClientHolder(receiver) && !thisBound()) return 'it is the first read of this in its function (unbound, it would reject instead of throwing)';
+  if (!clientNeverNull(checker, receiver)) return `its client ${shortText(receiver, 30)} is not a client constructed once and never reassigned, so it could be null`;
+  const risky = call.arguments.find((a) => !inert(checker, a, thisBound));
   if (!risky) return undefined;
   let first: ts.Node = risky;
   walk(risky, (n) => {
-    if (first === risky && ts.isExpression(n) && !inert(n, thisBound) && !ts.isObjectLiteralExpression(n) && !ts.isArrayLiteralExpression(n)) first = n;
+    if (first === risky && ts.isExpression(n) && !inert(checker, n, thisBound) && !ts.isObjectLiteralExpression(n) && !ts.isArrayLiteralExpression(n)) first = n;
     return first === risky;
   });
+  if (first === risky) first = ts.isObjectLiteralExpression(risky) ? risky.properties.find((p) => ts.isSpreadAssignment(p) || (p.name && ts.isComputedPropertyName(p.name))) ?? risky : risky;
   return `${shortText(first, 30)} in its arguments could throw too`;
 }
 
-/** An expression whose evaluation cannot throw (see otherThrows). */
-function inert(node: ts.Expression, thisBound: () => boolean): boolean {
+/** `this.x`: the receiver's holder when the client is a property of `this`. */
+function isClientHolder(e: ts.Node): e is ts.PropertyAccessExpression & { expression: ts.ThisExpression } {
+  return ts.isPropertyAccessExpression(e) && e.expression.kind === ts.SyntaxKind.ThisKeyword;
+}
+
+/**
+ * A receiver that holds a constructed client whenever the request runs: a variable (or an import
+ * of one) initialised with `new …` and never assigned again, or a property of `this` that its
+ * class only ever sets to `new …` and that nothing else in the file assigns.
+ */
+function clientNeverNull(checker: ts.TypeChecker, receiver: ts.Expression): boolean {
+  if (ts.isIdentifier(receiver)) {
+    let decl = declarationOf(checker, receiver);
+    decl = decl && (aliasTarget(checker, decl) ?? decl);
+    if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer || !ts.isNewExpression(unwrap(decl.initializer))) return false;
+    return valuesAssignedTo(checker, decl as ts.VariableDeclaration & { name: ts.Identifier })?.length === 0;
+  }
+  if (!isClientHolder(receiver)) return false;
+  const cls = thisClass(receiver);
+  const name = receiver.name.text;
+  if (!cls) return false;
+  let written = 0;
+  let other = false;
+  walk(receiver.getSourceFile(), (n) => {
+    if (ts.isPropertyDeclaration(n) && n.parent === cls && propertyNameText(n.name) === name && n.initializer) {
+      if (ts.isNewExpression(unwrap(n.initializer))) written++;
+      else other = true;
+    }
+    if (ts.isPropertyAccessExpression(n) && n.name.text === name && writtenValue(n) !== undefined) {
+      const value = writtenValue(n);
+      if (isClientHolder(n) && thisClass(n) === cls && value !== 'hidden' && value && ts.isNewExpression(unwrap(value))) written++;
+      else other = true;
+    }
+  });
+  return written > 0 && !other;
+}
+
+/** An expression whose evaluation cannot throw (see otherThrows); a name must be declared. */
+function inert(checker: ts.TypeChecker, node: ts.Expression, thisBound: () => boolean): boolean {
   const e = unwrap(node);
-  if (literalValue(e) || ts.isIdentifier(e) || ts.isNoSubstitutionTemplateLiteral(e)) return true;
-  if (ts.isPropertyAccessExpression(e) && e.expression.kind === ts.SyntaxKind.ThisKeyword) return thisBound();
-  if (ts.isArrayLiteralExpression(e)) return e.elements.every((el) => !ts.isSpreadElement(el) && (ts.isOmittedExpression(el) || inert(el, thisBound)));
+  if (ts.isIdentifier(e)) return e.text === 'undefined' || Boolean(declarationOf(checker, e));
+  if (literalValue(e) || ts.isNoSubstitutionTemplateLiteral(e)) return true;
+  if (isClientHolder(e)) return thisBound();
+  if (ts.isArrayLiteralExpression(e)) return e.elements.every((el) => !ts.isSpreadElement(el) && (ts.isOmittedExpression(el) || inert(checker, el, thisBound)));
   if (ts.isObjectLiteralExpression(e)) {
-    return e.properties.every((p) => (ts.isShorthandPropertyAssignment(p) && !p.objectAssignmentInitializer) ||
-      (ts.isPropertyAssignment(p) && !ts.isComputedPropertyName(p.name) && inert(p.initializer, thisBound)));
+    return e.properties.every((p) => (ts.isShorthandPropertyAssignment(p) && !p.objectAssignmentInitializer && Boolean(declarationOf(checker, p.name))) ||
+      (ts.isPropertyAssignment(p) && !ts.isComputedPropertyName(p.name) && inert(checker, p.initializer, thisBound)));
   }
   return false;
 }
@@ -116,4 +194,19 @@ function readsThisAlways(statement: ts.Statement): boolean {
   };
   visit(statement);
   return found;
+}
+
+/**
+ * The request call starts an expression statement that follows one not ended by `;`: in code
+ * written without semicolons, `(async () => …)()` there would call the previous line's value.
+ */
+export function startsStatementAfterUnterminated(call: ts.CallExpression): boolean {
+  let statement: ts.Node = call;
+  while (statement.parent && !ts.isExpressionStatement(statement)) statement = statement.parent;
+  if (!ts.isExpressionStatement(statement) || statement.getStart() !== call.getStart()) return false;
+  const holder = statement.parent as { statements?: ts.NodeArray<ts.Statement> };
+  const list = holder.statements;
+  const index = list ? list.indexOf(statement) : -1;
+  if (!list || index <= 0) return false;
+  return !list[index - 1].getText().endsWith(';');
 }
