@@ -100,6 +100,7 @@ export function callersOf(fn: FollowedFunction, ctx: ScanContext, search: Follow
   const symbol = symbolOf(ctx.checker, name);
   if (!symbol) return { stop: `${name.text} is not resolved (${locationOf(ctx, name)})` };
   if (ts.canHaveDecorators(fn) && ts.getDecorators(fn)?.length) return { stop: `${name.text} is decorated: a framework may call it (${locationOf(ctx, name)})` };
+  if (isServerAction(ctx.checker, fn, name)) return { stop: `${name.text} is a server action ("use server"): the browser calls it and receives its result serialised (${locationOf(ctx, name)})` };
   const member = ts.isClassLike(fn.parent) || ts.isPropertyDeclaration(climbWrappers(fn).parent);
   const cls = member ? (ts.isClassLike(fn.parent) ? fn.parent : climbWrappers(fn).parent.parent) as ts.ClassLikeDeclaration : undefined;
   if (cls && (cls.heritageClauses?.length || ctx.subclassesOf(cls).length)) {
@@ -119,6 +120,25 @@ export function callersOf(fn: FollowedFunction, ctx: ScanContext, search: Follow
   // no call in view: whoever calls it (a framework, a test runner, another package) is not
   if (calls.length === 0) return { stop: `${name.text} has no caller in view (${locationOf(ctx, name)})` };
   return { calls };
+}
+
+/**
+ * A React server action: a function whose body opens with `'use server'`, or one exported from a
+ * module that does. Its callers in view are client components, whose call crosses the network:
+ * the result is serialised to the browser (W-EDGE), so a returned Response would reach the page
+ * whole (instructions included) where a Chat message did.
+ */
+function isServerAction(checker: ts.TypeChecker, fn: FollowedFunction, name: ts.Identifier | ts.PrivateIdentifier): boolean {
+  const opensWithUseServer = (statements: readonly ts.Statement[] | undefined) => {
+    for (const st of statements ?? []) {
+      if (!ts.isExpressionStatement(st) || !ts.isStringLiteral(st.expression)) return false;
+      if (st.expression.text === 'use server') return true;
+    }
+    return false;
+  };
+  const body = (fn as { body?: ts.Node }).body;
+  if (body && ts.isBlock(body) && opensWithUseServer(body.statements)) return true;
+  return ts.isIdentifier(name) && opensWithUseServer(fn.getSourceFile().statements) && isExported(checker, name);
 }
 
 /**
