@@ -388,7 +388,31 @@ export class RequestAnalyzer {
       return;
     }
     if (lit && (lit.kind === 'null' || lit.kind === 'undefined')) return;
+    const passed = this.passedBelowMinimum(entry.value);
+    if (passed) {
+      this.site.reason('max-tokens-below-minimum', passed);
+      return;
+    }
     this.site.note('T-MAXTOK-MIN', 'warn', `${entry.key} was renamed to max_output_tokens; its value ${shortText(entry.value, 30)} must be at least ${MIN_OUTPUT_TOKENS}, which the Responses API enforces.`);
+  }
+
+  /**
+   * T-MAXTOK-MIN through a parameter: a number below the minimum that a call of the site's
+   * function passes for it (or its default, where a call leaves it out), as `3 (file:line)`.
+   */
+  private passedBelowMinimum(value: ts.Expression): string | undefined {
+    const inner = unwrap(value);
+    const slot = ts.isIdentifier(inner) ? parameterSlot(this.ctx.checker, inner) : undefined;
+    if (!slot) return undefined;
+    const callers = callersOf(slot.fn, this.ctx, this.ctx.callerSearch);
+    if ('stop' in callers) return undefined;
+    for (const call of callers.calls) {
+      const passed = passedFor(this.ctx.checker, slot, call);
+      const given = passed && 'value' in passed ? passed.value ?? slot.initializer : undefined;
+      const n = given && numberValue(given);
+      if (typeof n === 'number' && n < MIN_OUTPUT_TOKENS) return `${n} (${locationOf(this.ctx, call)})`;
+    }
+    return undefined;
   }
 
   /** R-RESPFMT / H-ZODFORMAT. Returns the format type when known. */
