@@ -2,7 +2,7 @@
  * Message analysis (docs/migration-spec.md §3, M- rules): can the `messages` value become `input`, what
  * must change shape, and may its leading system message be hoisted into `instructions`?
  */
-import { ts, isInside, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers, isJavaScriptFile, isConsoleArgument, isConstDeclaration, returnExpressions } from './ast.js';
+import { ts, isInside, isTypeAssertion, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers, isJavaScriptFile, isConsoleArgument, isConstDeclaration, returnExpressions } from './ast.js';
 import { declarationOf } from './bindings.js';
 import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
@@ -16,6 +16,17 @@ export interface MessagesFacts {
   hoistable: boolean;
   /** The declaration of a local messages variable, when the value is one. */
   variable?: ts.VariableDeclaration;
+}
+
+/** The types an expression is asserted to (`x as T`, `<T>x`, `x satisfies T`), outermost first. */
+function assertedTypes(e: ts.Expression): ts.TypeNode[] {
+  const out: ts.TypeNode[] = [];
+  let current = e;
+  while (ts.isParenthesizedExpression(current) || isTypeAssertion(current)) {
+    if (!ts.isParenthesizedExpression(current)) out.push(current.type);
+    current = current.expression;
+  }
+  return out;
 }
 
 /** Keys a Chat message may carry, per role. Anything else is not a Chat message key. */
@@ -41,6 +52,7 @@ export class MessagesAnalyzer {
     if (ts.isArrayLiteralExpression(v)) {
       this.site.edit({ op: 'messages', rule: 'M-INPUT', ...this.site.range(v) });
       this.elements(v);
+      this.retypeAll(assertedTypes(value)); // `messages: [...] as ChatCompletionMessageParam[]`
       // M-SYSTEM: the hoist never applies to an array that holds a converted value
       return { hoistable: !this.converted && this.hoistable(v) };
     }
@@ -194,22 +206,23 @@ export class MessagesAnalyzer {
 
   /** M-TYPES: a Chat message annotation on a unit-local array becomes `EasyInputMessage[]` (or `ResponseInputItem[]`). */
   private retype(decl: ts.VariableDeclaration): void {
-    const type = decl.type;
-    if (!type || !CHAT_MESSAGE_TYPES.test(type.getText())) return;
-    const element = elementTypeOf(type);
-    if (!element) {
-      this.site.reason('messages-not-local');
-      return;
-    }
-    const to = this.hasItems ? 'ResponseInputItem' : 'EasyInputMessage';
-    this.site.edit({ op: 'retype', rule: 'M-TYPES', ...this.site.range(element), to, importName: to, importFrom: 'openai/resources/responses/responses' });
+    // the annotation, and an assertion on the initializer (`[…] as ChatCompletionMessageParam[]`)
+    this.retypeAll([decl.type, ...(decl.initializer ? assertedTypes(decl.initializer) : [])]);
   }
 
-  /**
-   * A value the tool cannot see into: fine only when its type proves simple messages (M-INPUT).
-   * An untyped one (JavaScript, `any`) may carry `name`, tool turns or content parts, which the
-   * Responses API rejects or reads differently: never passed through (M-CONTENT-UNTYPED).
-   */
+  private retypeAll(types: readonly (ts.TypeNode | undefined)[]): void {
+    for (const type of types) {
+      if (!type || !CHAT_MESSAGE_TYPES.test(type.getText())) continue;
+      const element = elementTypeOf(type);
+      if (!element) {
+        this.site.reason('messages-not-local');
+        return;
+      }
+      const to = this.hasItems ? 'ResponseInputItem' : 'EasyInputMessage';
+      this.site.edit({ op: 'retype', rule: 'M-TYPES', ...this.site.range(element), to, importName: to, importFrom: 'openai/resources/responses/responses' });
+    }
+  }
+
   /**
    * Where the run-time conversion of `value` goes so that the converter's throw meets the handler
    * that received the API's rejection of the same messages (throw-path.ts): `here`; `request`, when
@@ -257,6 +270,11 @@ export class MessagesAnalyzer {
     this.site.note('M-CONTENT-UNTYPED', 'info', "The request is called inside (async () => …)() so that a message the converter rejects rejects the request's promise, as the API's HTTP 400 did.");
   }
 
+  /**
+   * A value the tool cannot see into: fine only when its type proves simple messages (M-INPUT).
+   * An untyped one (JavaScript, `any`) may carry `name`, tool turns or content parts, which the
+   * Responses API rejects or reads differently: never passed through (M-CONTENT-UNTYPED).
+   */
   private opaque(e: ts.Expression, converted?: ts.Expression): void {
     if (messageElementsAreSimple(this.ctx.checker, e) !== 'yes' || !builtInView(this.ctx.checker, e)) this.untyped(e, converted && { value: converted, element: false });
   }
