@@ -12,7 +12,7 @@ import {
 } from '../rules/results.js';
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, isFunctionLike, climbWrappers, startOf, walk,
-  isBooleanContext, isEmptinessTest, isNullishComparison, isEquality, isWriteReference, shortText, isConsoleCallee, isConsoleArgument, isAccess, isTypeAssertion,
+  isBooleanContext, isConstDeclaration, isEmptinessTest, isNullishComparison, isEquality, isWriteReference, shortText, isConsoleCallee, isConsoleArgument, isAccess, isTypeAssertion,
   isJavaScriptFile, accessName, accessNameNode,
 } from './ast.js';
 import { VALUE_ASSIGNMENTS, declarationOf, isDestructuringTarget } from './bindings.js';
@@ -925,7 +925,11 @@ export class ResultAnalyzer {
     }
     const top = climbWrappers(end);
     const test = top.parent;
-    if (!ts.isBinaryExpression(test) || (test.left !== top && test.right !== top)) return false;
+    if (!ts.isBinaryExpression(test) || (test.left !== top && test.right !== top)) {
+      // the chain's value kept or passed on: undefined on a null content, onEmpty now (probe of TypeScript apps)
+      if (!this.chainValueAnswersAlike(top, onEmpty)) this.site.reason('no-equivalent-result', CONTENT_NULL_CHAIN);
+      return false;
+    }
     const other = test.left === top ? test.right : test.left;
     const lit = literalValue(other);
     const value = lit && (lit.kind === 'null' ? null : lit.kind === 'undefined' ? undefined : lit.value);
@@ -941,6 +945,22 @@ export class ResultAnalyzer {
     const answer = (v: unknown) => (test.right === top ? compare(value, v) : compare(v, value));
     if (onEmpty === undefined || answer(undefined) !== answer(onEmpty)) this.site.reason('no-equivalent-result', CONTENT_NULL_CHAIN);
     return true;
+  }
+
+  /**
+   * Whether the value of an optional chain on the content, undefined on a null content and
+   * `onEmpty` on output_text's '', meets only uses that answer alike on both: a truth test or an
+   * `||` when `onEmpty` is falsy, a `??` whose fallback is `onEmpty`, a comparison with a literal
+   * that answers alike. A const holding it is followed to its uses (`const t = content?.trim();
+   * return t ?? 'x'`); anything else (returned, stored, printed) is not alike.
+   */
+  private chainValueAnswersAlike(top: ts.Node, onEmpty: '' | 0 | undefined): boolean {
+    const parent = top.parent;
+    if (ts.isVariableDeclaration(parent) && parent.initializer === top && ts.isIdentifier(parent.name) && isConstDeclaration(parent)) {
+      const refs = referencesOf(this.ctx.checker, parent.name);
+      return refs.length > 0 && refs.every((ref) => valueAnswersAlike(ref, onEmpty));
+    }
+    return valueAnswersAlike(top, onEmpty);
   }
 
   /** The request can get a null content back: a tool-call turn (tools) or a refusal (a structured output). */
@@ -1274,6 +1294,26 @@ const COMPARISONS: ReadonlyMap<ts.SyntaxKind, (a: unknown, b: unknown) => boolea
   [ts.SyntaxKind.GreaterThanToken, (a, b) => (a as number) > (b as number)],
   [ts.SyntaxKind.GreaterThanEqualsToken, (a, b) => (a as number) >= (b as number)],
 ]);
+
+/** A use of a value that answers alike on undefined and on `onEmpty` (see chainValueAnswersAlike). */
+function valueAnswersAlike(node: ts.Node, onEmpty: '' | 0 | undefined): boolean {
+  const outer = climbWrappers(node);
+  const parent = outer.parent;
+  const falsy = onEmpty === '' || onEmpty === 0;
+  if (ts.isBinaryExpression(parent) && (parent.left === outer || parent.right === outer)) {
+    const op = parent.operatorToken.kind;
+    if (parent.left === outer && op === ts.SyntaxKind.BarBarToken) return falsy;
+    if (parent.left === outer && op === ts.SyntaxKind.AmpersandAmpersandToken) return falsy && isBooleanContext(parent);
+    const lit = literalValue(parent.left === outer ? parent.right : parent.left);
+    const value = lit && (lit.kind === 'null' ? null : lit.kind === 'undefined' ? undefined : lit.value);
+    if (parent.left === outer && op === ts.SyntaxKind.QuestionQuestionToken) return onEmpty !== undefined && Boolean(lit) && value === onEmpty;
+    const compare = COMPARISONS.get(op);
+    if (!compare || !lit || onEmpty === undefined) return false;
+    const answer = (v: unknown) => (parent.right === outer ? compare(value, v) : compare(v, value));
+    return answer(undefined) === answer(onEmpty);
+  }
+  return falsy && isBooleanContext(outer);
+}
 
 /** The reason detail when a test of the content runs through an optional chain. */
 const CONTENT_NULL_CHAIN = "content tested through ?. (output_text is '', never null)";
