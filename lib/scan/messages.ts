@@ -187,21 +187,28 @@ export class MessagesAnalyzer {
   }
 
   /**
-   * A plain role message (`{ role: 'user', content: q }`, no other key) whose content the tool
-   * cannot prove a string: `q` may be a parts array at run time, so the whole message is handed
-   * to the converter (M-CONTENT-UNTYPED), which maps parts the way M-PART-* does. Returns that
-   * content; undefined for any other message.
+   * A plain role message (`{ role: 'user', content: q }`, perhaps with a `name`, no other key)
+   * whose content the tool cannot prove a string, or whose role is not a simple role literal nor
+   * typed as one (`role: body.role`): `q` may be a parts array at run time and the role anything,
+   * so the whole message is handed to the converter (M-CONTENT-UNTYPED), which maps parts the way
+   * M-PART-* does, drops the name (M-NAME) and throws on a role the Responses API does not take.
+   * Returns the value that needs it; undefined for any other message.
    */
   private untypedPlainContent(obj: ts.ObjectLiteralExpression): ts.Expression | undefined {
     if (!this.ctx.runtimeConversion) return undefined;
-    if (obj.properties.length !== 2 || obj.properties.some((p) => !ts.isPropertyAssignment(p) && !ts.isShorthandPropertyAssignment(p))) return undefined;
-    const role = stringValue(propertyValue(findKey(obj, 'role')));
+    const keys = obj.properties.map((p) => (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p) ? propertyNameText(p.name) : undefined));
+    if (keys.some((k) => k !== 'role' && k !== 'content' && k !== 'name') || new Set(keys).size !== keys.length) return undefined;
+    const roleValue = propertyValue(findKey(obj, 'role'));
     const content = propertyValue(findKey(obj, 'content'));
-    if (!role || !SIMPLE_ROLES.has(role) || !content) return undefined;
+    if (!roleValue || !content) return undefined;
+    const role = stringValue(roleValue);
+    if (role !== undefined && !SIMPLE_ROLES.has(role)) return undefined; // a tool reply or a function result: mapped statically
     const v = unwrap(content);
     const lit = literalValue(v);
-    if (ts.isArrayLiteralExpression(v) || (lit && (lit.kind === 'null' || lit.kind === 'undefined'))) return undefined;
-    return isStringTyped(this.ctx.checker, v) !== 'yes' && !isChatContentRead(this.ctx.checker, v) ? v : undefined;
+    const contentUnproven = !ts.isArrayLiteralExpression(v) && !(lit && (lit.kind === 'null' || lit.kind === 'undefined')) &&
+      isStringTyped(this.ctx.checker, v) !== 'yes' && !isChatContentRead(this.ctx.checker, v);
+    if (contentUnproven) return v;
+    return role === undefined && isSimpleRole(this.ctx.checker, roleValue) !== 'yes' ? roleValue : undefined;
   }
 
   /** M-TYPES: a Chat message annotation on a unit-local array becomes `EasyInputMessage[]` (or `ResponseInputItem[]`). */
