@@ -46,6 +46,22 @@ interface Existing {
 }
 
 /**
+ * What shows a file is a Deno module (a Supabase Edge Function, a Deno Deploy script): an
+ * `npm:`, `jsr:` or URL import, or a deno.json between it and its package.json. Undefined for a
+ * Node module.
+ */
+function denoModule(sf: ts.SourceFile, packageDir: string | undefined): string | undefined {
+  for (const st of sf.statements) {
+    const spec = (ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) && st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) ? st.moduleSpecifier.text : undefined;
+    if (spec && /^(npm:|jsr:|https?:\/\/)/.test(spec)) return `it imports ${spec}`;
+  }
+  for (let dir = path.dirname(sf.fileName); ; dir = path.dirname(dir)) {
+    for (const name of ['deno.json', 'deno.jsonc']) if (isFile(path.join(dir, name))) return `${name} in ${path.basename(dir)}`;
+    if (dir === packageDir || path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
  * Places the converter for every file that needs it. `roots`: absolute paths the run was given
  * (as given and real); a new module must be inside one of them, or in the folder of a file given.
  */
@@ -56,6 +72,11 @@ export function placeConverters(files: { file: string; sf: ts.SourceFile }[], la
   for (const { file, sf } of files) {
     if (byFile.has(file)) continue;
     const pkg = layout.packageFor(file);
+    const deno = denoModule(sf, pkg?.dir);
+    if (deno) {
+      byFile.set(file, { ok: false, why: `a Deno module (${deno}): the run-time converter module is written for Node packages, and Deno resolves neither its extensionless import nor its bare 'openai' types` });
+      continue;
+    }
     if (!pkg) {
       byFile.set(file, { ok: false, why: 'no package.json above this file to hold the run-time converter module' });
       continue;
