@@ -500,6 +500,14 @@ function readInto(file: string, scratch: { buf: Buffer }): Buffer {
   }
 }
 
+/** The text of a file that opens with a UTF-16 byte order mark (LE or BE), or undefined. */
+function utf16Text(buf: Buffer): string | undefined {
+  if (buf.length < 2) return undefined;
+  if (buf[0] === 0xff && buf[1] === 0xfe) return new TextDecoder('utf-16le').decode(buf.subarray(2));
+  if (buf[0] === 0xfe && buf[1] === 0xff) return new TextDecoder('utf-16be').decode(buf.subarray(2));
+  return undefined;
+}
+
 function hasUtf8Bom(buf: Buffer): boolean {
   return buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
 }
@@ -514,6 +522,15 @@ function take(result: ReadResult, file: string, outcome: ReadOutcome, cwd: strin
     return;
   }
   result.read++;
+  const utf16 = utf16Text(outcome);
+  if (utf16 !== undefined) {
+    // TypeScript reads UTF-16 with a byte order mark; this tool writes UTF-8 only, so such a file
+    // is listed when it may hold a call site, and passed over quietly when it cannot
+    if (mayContainCallSiteBytes(Buffer.from(utf16, 'utf8'))) {
+      result.errors.push({ file: relativePath(cwd, file), message: 'UTF-16 file that may hold a call site, not scanned: convert it to UTF-8 first' });
+    }
+    return;
+  }
   const bom = hasUtf8Bom(outcome);
   const body = bom ? outcome.subarray(3) : outcome;
   if (body.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {

@@ -416,8 +416,11 @@ test(`readCandidates (${way ?? 'adaptive'}): prefilter, BOM, invalid UTF-8, bina
     'video.ts': nulBinary,
     'bin-openai.ts': binaryMentioningOpenAI,
     'utf8.ts': '// été — 日本語\nopenai.chat.completions.create();\n',
+    // UTF-16 with a byte order mark (TypeScript reads it): listed when it may hold a call site, else passed over
+    'utf16-types.ts': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('export type Json = string;\n', 'utf16le')]),
+    'utf16-openai.ts': Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('openai.chat.completions.create();\n', 'utf16le').swap16()]),
   });
-  const names = ['plain.ts', 'bom.ts', 'double-bom.ts', 'unrelated.ts', 'bom-unrelated.ts', 'latin1.ts', 'video.ts', 'bin-openai.ts', 'utf8.ts'];
+  const names = ['plain.ts', 'bom.ts', 'double-bom.ts', 'unrelated.ts', 'bom-unrelated.ts', 'latin1.ts', 'video.ts', 'bin-openai.ts', 'utf8.ts', 'utf16-types.ts', 'utf16-openai.ts'];
   const result = await readCandidates(names.map((n) => path.join(base, n)), base, { way });
   assert.deepEqual(
     result.candidates.map((c) => ({ file: relativePath(base, c.path), bom: c.bom, text: c.text })),
@@ -432,6 +435,7 @@ test(`readCandidates (${way ?? 'adaptive'}): prefilter, BOM, invalid UTF-8, bina
     { file: 'latin1.ts', message: 'not valid UTF-8' },
     { file: 'video.ts', message: 'binary file (NUL bytes), skipped' },
     { file: 'bin-openai.ts', message: 'binary file (NUL bytes), skipped' },
+    { file: 'utf16-openai.ts', message: 'UTF-16 file that may hold a call site, not scanned: convert it to UTF-8 first' },
   ]);
   assert.equal(result.read, names.length);
 });
