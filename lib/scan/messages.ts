@@ -9,7 +9,7 @@ import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
 import { isChatCompletionsCall } from './find-sites.js';
 import { OUTSIDE_TRY, beforeRejection, enclosingTry, otherThrows, rejectionPath, startsStatementAfterUnterminated } from './throw-path.js';
-import { isErrorType, isSimpleRole, SIMPLE_ROLES, isStringTyped, messageElementsAreSimple, CHAT_MESSAGE_TYPES, typeIsString } from './types.js';
+import { isErrorType, isSimpleRole, SIMPLE_ROLES, isStringTyped, messageElementsAreSimple, namesChatMessageType, typeIsString } from './types.js';
 
 export interface MessagesFacts {
   /** The leading system/developer message may be hoisted (M-SYSTEM conditions about the array). */
@@ -182,7 +182,7 @@ export class MessagesAnalyzer {
     if (!this.ctx.runtimeConversion) return false;
     const type = decl.type;
     if (!type) return isJavaScriptFile(decl.getSourceFile());
-    if (CHAT_MESSAGE_TYPES.test(type.getText())) return true;
+    if (namesChatMessageType(this.ctx.checker, type)) return true;
     return elementTypeOf(type)?.kind === ts.SyntaxKind.AnyKeyword;
   }
 
@@ -219,7 +219,7 @@ export class MessagesAnalyzer {
 
   private retypeAll(types: readonly (ts.TypeNode | undefined)[]): void {
     for (const type of types) {
-      if (!type || !CHAT_MESSAGE_TYPES.test(type.getText())) continue;
+      if (!type || !namesChatMessageType(this.ctx.checker, type)) continue;
       const element = elementTypeOf(type);
       if (!element) {
         this.site.reason('messages-not-local');

@@ -58,13 +58,46 @@ export function isSimpleRole(checker: ts.TypeChecker, expression: ts.Expression)
 export const CHAT_MESSAGE_TYPES = /\bChatCompletion(Message|SystemMessage|UserMessage|AssistantMessage|DeveloperMessage|ToolMessage|FunctionMessage|ContentPart\w*)Param\b|\bChatCompletionContentPart\b/;
 
 /**
+ * Whether a type annotation names Chat message types: by their names (CHAT_MESSAGE_TYPES), or
+ * through an import under another name (`ChatCompletionMessageParam as Msg`) or a project alias
+ * (`type Message = ChatCompletionMessageParam`, `type AIMessage = ChatCompletionUserMessageParam
+ * | …`), also as the element of an array type. A renamed Chat type left in place makes the
+ * migrated `input` fail tsc (probe of TypeScript apps).
+ */
+export function namesChatMessageType(checker: ts.TypeChecker, node: ts.TypeNode, depth = 0): boolean {
+  if (CHAT_MESSAGE_TYPES.test(node.getText())) return true;
+  if (depth > 4) return false;
+  if (ts.isParenthesizedTypeNode(node) || ts.isTypeOperatorNode(node)) return namesChatMessageType(checker, node.type, depth + 1);
+  if (ts.isArrayTypeNode(node)) return namesChatMessageType(checker, node.elementType, depth + 1);
+  if (ts.isUnionTypeNode(node)) return node.types.some((t) => namesChatMessageType(checker, t, depth + 1));
+  if (!ts.isTypeReferenceNode(node)) return false;
+  if (node.typeArguments?.length === 1 && /^(Readonly)?Array$/.test(node.typeName.getText())) return namesChatMessageType(checker, node.typeArguments[0], depth + 1);
+  let symbol = checker.getSymbolAtLocation(ts.isQualifiedName(node.typeName) ? node.typeName.right : node.typeName);
+  // `import type { ChatCompletionMessageParam as Msg }`: the name imported, whether or not the
+  // program resolves the SDK's declarations
+  const imported = symbol?.declarations?.find(ts.isImportSpecifier);
+  if (imported && CHAT_MESSAGE_TYPES.test((imported.propertyName ?? imported.name).text)) return true;
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) {
+    try {
+      symbol = checker.getAliasedSymbol(symbol);
+    } catch {
+      return false;
+    }
+  }
+  if (!symbol) return false;
+  if (CHAT_MESSAGE_TYPES.test(symbol.name)) return true;
+  const decl = symbol.declarations?.[0];
+  return Boolean(decl && ts.isTypeAliasDeclaration(decl) && namesChatMessageType(checker, decl.type, depth + 1));
+}
+
+/**
  * Can every element of this message array be passed to `input` unchanged? Proof is a declared
  * element type of simple roles with string content (M-INPUT); a Chat message type is not proof.
  */
 export function messageElementsAreSimple(checker: ts.TypeChecker, expression: ts.Expression): Answer {
   const e = unwrap(expression);
   const annotation = declaredType(checker, e);
-  if (annotation && CHAT_MESSAGE_TYPES.test(annotation.getText())) return 'no';
+  if (annotation && namesChatMessageType(checker, annotation)) return 'no';
   const type = checker.getTypeAtLocation(e);
   if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown) || isErrorType(type)) return 'unknown';
   const element = arrayElementType(checker, type);
