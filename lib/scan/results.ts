@@ -646,6 +646,16 @@ export class ResultAnalyzer {
       for (const e of elements) this.binding(e.name, e.step.to, undefined, [], [...pathOf(chain), e.key]);
       return;
     }
+    // the names are renamed to reads of one fresh name: not done yet where the initializer is more
+    // than the value (`r.usage!`, `r.usage ?? {…}`) or a name is a shorthand property (`{ input }`),
+    // whose rewrites overlapped or did not parse (probe of TypeScript apps)
+    const init = decl.initializer!;
+    if (ts.isNonNullExpression(init) || ts.isBinaryExpression(unwrap(init))) {
+      return this.site.reason('not-supported-yet', `destructuring of ${describe(chain)} from ${shortText(init, 30)}`);
+    }
+    if (elements.some((e) => referencesOf(this.ctx.checker, e.name).some((r) => ts.isShorthandPropertyAssignment(r.parent)))) {
+      return this.site.reason('not-supported-yet', `destructuring of ${describe(chain)} into a name used as a shorthand property`);
+    }
     const fresh = freshName(decl, 'response');
     this.site.edit({ op: 'pattern', rule: 'O-BIND', ...this.site.range(pattern), text: fresh });
     if (chain.links.length || chain.rootText) this.chainEdit(decl.initializer!, chain, 'O-BIND');
