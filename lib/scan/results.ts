@@ -968,7 +968,9 @@ export class ResultAnalyzer {
     const parent = top.parent;
     if (ts.isVariableDeclaration(parent) && parent.initializer === top && ts.isIdentifier(parent.name) && isConstDeclaration(parent)) {
       const refs = referencesOf(this.ctx.checker, parent.name);
-      return refs.length > 0 && refs.every((ref) => valueAnswersAlike(ref, onEmpty));
+      const falsy = onEmpty === '' || onEmpty === 0;
+      // a use a truth test has already let through sees neither undefined nor a falsy onEmpty
+      return refs.length > 0 && refs.every((ref) => valueAnswersAlike(ref, onEmpty) || (falsy && passedTruthTest(ref)));
     }
     return valueAnswersAlike(top, onEmpty);
   }
@@ -1305,10 +1307,38 @@ const COMPARISONS: ReadonlyMap<ts.SyntaxKind, (a: unknown, b: unknown) => boolea
   [ts.SyntaxKind.GreaterThanEqualsToken, (a, b) => (a as number) >= (b as number)],
 ]);
 
+/**
+ * A use of a name reached only when the name is truthy: in the then-branch of `if (v)`, the true
+ * arm of `v ? … : …`, the right of `v && …`, or after `if (!v) return|throw …` in an enclosing block.
+ */
+function passedTruthTest(ref: ts.Identifier): boolean {
+  const isName = (e: ts.Expression) => ts.isIdentifier(unwrap(e)) && (unwrap(e) as ts.Identifier).text === ref.text;
+  const isNegation = (e: ts.Expression) => {
+    const u = unwrap(e);
+    return ts.isPrefixUnaryExpression(u) && u.operator === ts.SyntaxKind.ExclamationToken && isName(u.operand);
+  };
+  const exits = (st: ts.Statement): boolean => ts.isReturnStatement(st) || ts.isThrowStatement(st) ||
+    (ts.isBlock(st) && st.statements.length > 0 && exits(st.statements[st.statements.length - 1]));
+  for (let child: ts.Node = ref, at = ref.parent; at && !isFunctionLike(at) && !ts.isSourceFile(at); child = at, at = at.parent) {
+    if (ts.isIfStatement(at) && at.thenStatement === child && isName(at.expression)) return true;
+    if (ts.isConditionalExpression(at) && at.whenTrue === child && isName(at.condition)) return true;
+    if (ts.isBinaryExpression(at) && at.right === child && at.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && isName(at.left)) return true;
+    if (ts.isBlock(at)) {
+      for (const st of at.statements) {
+        if (st === child) break;
+        if (ts.isIfStatement(st) && !st.elseStatement && isNegation(st.expression) && exits(st.thenStatement)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 /** A use of a value that answers alike on undefined and on `onEmpty` (see chainValueAnswersAlike). */
 function valueAnswersAlike(node: ts.Node, onEmpty: '' | 0 | undefined): boolean {
   const outer = climbWrappers(node);
   const parent = outer.parent;
+  // printed to the console: 'undefined' there, '' now; a log line, not the program's output (O-ESCAPE)
+  if (isConsoleArgument(outer) || (ts.isTemplateSpan(parent) && isConsoleArgument(climbWrappers(parent.parent)))) return true;
   const falsy = onEmpty === '' || onEmpty === 0;
   if (ts.isBinaryExpression(parent) && (parent.left === outer || parent.right === outer)) {
     const op = parent.operatorToken.kind;
