@@ -7,6 +7,7 @@
  * module (lib/runtime/placement.ts) and how it creates it (lib/apply.ts).
  */
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -185,7 +186,10 @@ describe('toResponsesInput: every Chat message shape, in every rendering', () =>
       for (const t of ERRORS) {
         it(`throws: ${t.shape}`, () => {
           const convert = converters.get(r.name)!;
-          assert.throws(() => convert(t.messages as unknown[]), (e: unknown) => e instanceof Error && t.message.test(e.message));
+          // the status and body a handler of the API's 400 reads (err.status, err.error.message)
+          assert.throws(() => convert(t.messages as unknown[]), (e: unknown) => e instanceof Error && t.message.test(e.message) &&
+            (e as { status?: unknown }).status === 400 &&
+            isDeepStrictEqual((e as { error?: unknown }).error, { message: e.message, type: 'invalid_request_error', param: /^toResponsesInput: (\S+) /.exec(e.message)?.[1], code: null }));
         });
       }
       it('leaves its input alone and accepts a frozen array', () => {

@@ -251,8 +251,17 @@ function shape(value: unknown): string {
   return 'a' + (typeof value === 'object' ? 'n ' : ' ') + typeof value;
 }
 
+/**
+ * Throws what a handler of the API's rejection reads: the status 400 and an error body, as on the
+ * SDK's BadRequestError, in which Chat rejected most of these messages (a handler answering
+ * res.status(err.status || 500), or reading err.error.message, keeps its answer).
+ */
 function fail(at: string, problem: string): never {
-  throw new Error('toResponsesInput: ' + at + ' ' + problem + '.');
+  const message = 'toResponsesInput: ' + at + ' ' + problem + '.';
+  const error = new Error(message) as Error & { status: number; error: { message: string; type: string; param: string; code: null } };
+  error.status = 400;
+  error.error = { message: message, type: 'invalid_request_error', param: at, code: null };
+  throw error;
 }
 `;
 
