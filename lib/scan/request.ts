@@ -7,7 +7,7 @@ import { ownEntry } from '../rules/lookup.js';
 import { CHAT_PARAMS, MIN_OUTPUT_TOKENS, UNSUPPORTED_MODEL } from '../rules/request-params.js';
 import { helperRename } from '../rules/helpers.js';
 import {
-  ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, propertyValue, shortText, climbWrappers, isWriteReference, castTypes,
+  enclosingStatement, ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, propertyValue, shortText, climbWrappers, isWriteReference, castTypes,
   returnExpressions, isInside, walk,
 } from './ast.js';
 import { calledFunction, calledName, callersOf, type FollowedFunction } from './callers.js';
@@ -82,8 +82,14 @@ export class RequestAnalyzer {
     if (!ts.isIdentifier(e)) return undefined;
     const decl = declarationOf(this.ctx.checker, e);
     if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer) return undefined;
-    if (!this.onlyParamsOfSites(decl as ts.VariableDeclaration & { name: ts.Identifier })) return undefined;
-    if (!(decl.parent.flags & ts.NodeFlags.Const) && referencesOf(this.ctx.checker, decl.name).some(isWriteReference)) return undefined;
+    const name = decl.name.text;
+    if (isExported(this.ctx.checker, decl.name)) return this.paramsStop(`${name} is exported`);
+    const other = this.otherUse(decl as ts.VariableDeclaration & { name: ts.Identifier });
+    if (other) return this.paramsStop(`${name} is also used by ${shortText(enclosingStatement(other), 40)} (${locationOf(this.ctx, other)})`);
+    if (!(decl.parent.flags & ts.NodeFlags.Const)) {
+      const write = referencesOf(this.ctx.checker, decl.name).find(isWriteReference);
+      if (write) return this.paramsStop(`${name} is assigned again (${locationOf(this.ctx, write)})`);
+    }
     this.retypeCast(decl.initializer);
     if (decl.type) this.retype(decl.type);
     const init = unwrap(decl.initializer);
@@ -93,13 +99,27 @@ export class RequestAnalyzer {
     return init;
   }
 
+  /**
+   * A use of a params variable other than as the params of sites (or a spread), if any: a property
+   * written afterwards (`chatObj.response_format = …`), a log, an argument. The literal is then
+   * not the whole request.
+   */
+  private otherUse(decl: ts.VariableDeclaration & { name: ts.Identifier }): ts.Identifier | undefined {
+    return referencesOf(this.ctx.checker, decl.name).find((ref) => {
+      const use = climbWrappers(ref);
+      return !((ts.isCallExpression(use.parent) && use.parent.arguments[0] === use && isSiteCall(use.parent)) || ts.isSpreadAssignment(use.parent));
+    });
+  }
+
   /** A params variable neither exported nor used other than as the params of sites (or spread). */
   private onlyParamsOfSites(decl: ts.VariableDeclaration & { name: ts.Identifier }): boolean {
-    if (isExported(this.ctx.checker, decl.name)) return false;
-    return referencesOf(this.ctx.checker, decl.name).every((ref) => {
-      const use = climbWrappers(ref);
-      return (ts.isCallExpression(use.parent) && use.parent.arguments[0] === use && isSiteCall(use.parent)) || ts.isSpreadAssignment(use.parent);
-    });
+    return !isExported(this.ctx.checker, decl.name) && !this.otherUse(decl);
+  }
+
+  /** `params-not-local:params: <why>` for a params variable the tool cannot rewrite in place. */
+  private paramsStop(why: string): undefined {
+    this.site.reason('params-not-local', `params: ${why}`);
+    return undefined;
   }
 
   /**
