@@ -3,12 +3,13 @@
  * Responses API has no input for, most of which Chat Completions rejected too (HTTP 400). Chat's
  * rejection came through the request's promise; the converter throws while the request's
  * arguments are evaluated, or where a converted array is built. The two meet the same handler
- * only when nothing handles the promise itself (`.catch`, `.then(f, g)`, `.finally`) and the
- * conversion is inside the same `try` as the request (review of the corpus diffs: a socket
+ * only when the request's promise is awaited (or returned by an async function outside any `try`)
+ * and the conversion is inside the same `try` as the request (review of the corpus diffs: a socket
  * handler whose `.catch` logged the 400 would now crash the process on a malformed payload).
  * Where they would not, the conversion moves (MessagesAnalyzer.placeConversion): a history built
- * outside the try is converted in the request's arguments instead, and a request whose promise has
- * its own handler is called inside `(async () => …)()` when nothing else in it can throw (otherThrows).
+ * outside the try is converted in the request's arguments instead, and a request whose rejection
+ * went elsewhere (rejectionPath: a handler on its promise, a promise returned, stored or passed
+ * on) is called inside `(async () => …)()` when nothing else in it can throw (otherThrows).
  */
 import { ts, climbWrappers, isFunctionLike, unwrap, walk, literalValue, shortText, thisClass, propertyNameText } from './ast.js';
 import { aliasTarget, declarationOf, valuesAssignedTo, writtenValue } from './bindings.js';
