@@ -135,7 +135,10 @@ function releaseUnused(ctx: TransformContext): Freed[] {
   for (const decl of program.body as Node[]) {
     if (decl.type !== 'ImportDeclaration') continue;
     const specs = decl.specifiers as Node[];
-    const drop = specs.filter((s) => s.type === 'ImportSpecifier' && ctx.released.has((s.local as Node).name as string) && !stillUsed(ctx, (s.local as Node).name as string, s));
+    // a named import, or the default/namespace of an `import type` (`import type OpenAI from 'openai'`
+    // whose only use was a retyped `OpenAI.Chat.…`: left, it fails noUnusedLocals)
+    const releasable = (s: Node) => s.type === 'ImportSpecifier' || (decl.importKind === 'type' && (s.type === 'ImportDefaultSpecifier' || s.type === 'ImportNamespaceSpecifier'));
+    const drop = specs.filter((s) => releasable(s) && ctx.released.has((s.local as Node).name as string) && !stillUsed(ctx, (s.local as Node).name as string, s));
     if (!drop.length) continue;
     if (drop.length === specs.length) {
       const text = ctx.text;

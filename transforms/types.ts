@@ -7,7 +7,9 @@ export function rewriteType(ctx: TransformContext, edit: RetypeEdit): void {
   const from = ctx.text.slice(edit.start, edit.end);
   const local = edit.importName && edit.importFrom ? localName(ctx.text, edit.importName, edit.importFrom) : edit.to;
   ctx.editor.replace(edit.start, edit.end, local);
-  if (/^[\w$]+$/.test(from)) ctx.released.add(from);
+  // `ChatCompletionChunk`, or the import it is read through (`OpenAI.Chat.Completions.ChatCompletionChunk`)
+  const head = from.split('.')[0].trim();
+  if (/^[\w$]+$/.test(head)) ctx.released.add(head);
   if (edit.importName && edit.importFrom) {
     ctx.requireImport({ name: local === edit.importName ? edit.importName : `${edit.importName} as ${local}`, module: edit.importFrom, typeOnly: true });
   }
