@@ -7,7 +7,7 @@ import { ownEntry } from '../rules/lookup.js';
 import { CHAT_PARAMS, MIN_OUTPUT_TOKENS, UNSUPPORTED_MODEL } from '../rules/request-params.js';
 import { helperRename } from '../rules/helpers.js';
 import {
-  enclosingStatement, ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, propertyValue, shortText, climbWrappers, isWriteReference, castTypes,
+  ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, propertyValue, shortText, climbWrappers, isWriteReference, castTypes,
   returnExpressions, isInside, walk,
 } from './ast.js';
 import { calledFunction, calledName, callersOf, type FollowedFunction } from './callers.js';
@@ -85,7 +85,7 @@ export class RequestAnalyzer {
     const name = decl.name.text;
     if (isExported(this.ctx.checker, decl.name)) return this.paramsStop(`${name} is exported`);
     const other = this.otherUse(decl as ts.VariableDeclaration & { name: ts.Identifier });
-    if (other) return this.paramsStop(`${name} is also used by ${shortText(enclosingStatement(other), 40)} (${locationOf(this.ctx, other)})`);
+    if (other) return this.paramsStop(`${name} is also used by ${useText(other)} (${locationOf(this.ctx, other)})`);
     if (!(decl.parent.flags & ts.NodeFlags.Const)) {
       const write = referencesOf(this.ctx.checker, decl.name).find(isWriteReference);
       if (write) return this.paramsStop(`${name} is assigned again (${locationOf(this.ctx, write)})`);
@@ -612,4 +612,21 @@ function plainFormatType(v: ts.Expression): string | undefined {
   if (!ts.isObjectLiteralExpression(v) || v.properties.length !== 1) return undefined;
   const only = v.properties[0];
   return ts.isPropertyAssignment(only) && propertyNameText(only.name) === 'type' ? stringValue(only.initializer) : undefined;
+}
+
+/**
+ * The expression a use of a name sits in, for a report: its property read, or the write or
+ * `delete` of that property, or the expression it is an operand or argument of. Line comments are
+ * left out, so that a marker the first run put inside it does not change the text a second run
+ * reports (the detail is part of the marker).
+ */
+function useText(use: ts.Node): string {
+  let shown: ts.Node = climbWrappers(use).parent;
+  if (ts.isPropertyAccessExpression(shown) || ts.isElementAccessExpression(shown)) {
+    const outer = climbWrappers(shown);
+    const p = outer.parent;
+    if ((ts.isBinaryExpression(p) && p.left === outer) || ts.isDeleteExpression(p)) shown = p;
+  }
+  const text = shown.getText().replace(/\/\/[^\n]*(\n|$)/g, ' ').replace(/\s+/g, ' ').trim();
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
