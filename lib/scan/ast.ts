@@ -160,6 +160,20 @@ export function enclosingStatement(node: ts.Node): ts.Node {
   return current;
 }
 
+/**
+ * The statements that run before the one holding `node`, in each block that encloses it within its
+ * function, innermost block first.
+ */
+export function* statementsBefore(node: ts.Node): Generator<ts.Statement> {
+  for (let child: ts.Node = node, at = node.parent; at && !isFunctionLike(at) && !ts.isSourceFile(at); child = at, at = at.parent) {
+    if (!ts.isBlock(at)) continue;
+    for (const statement of at.statements) {
+      if (statement === child) break;
+      yield statement;
+    }
+  }
+}
+
 export function isInside(node: ts.Node, container: ts.Node): boolean {
   return node.pos >= container.pos && node.end <= container.end;
 }

@@ -6,9 +6,8 @@
  */
 import { ts, stringValue, unwrap, shortText } from './ast.js';
 import { aliasTarget, declarationOf } from './bindings.js';
-import { callersOf } from './callers.js';
 import type { ScanContext } from './context.js';
-import { parameterSlot, passedFor } from './parameter-values.js';
+import { argumentsFor, parameterSlot } from './parameter-values.js';
 
 export type ModelNames = readonly string[] | { unknown: string };
 
@@ -19,13 +18,10 @@ export function modelNames(ctx: ScanContext, value: ts.Expression): ModelNames {
   const slot = ts.isIdentifier(inner) ? parameterSlot(ctx.checker, inner) : undefined;
   const notKnown = { unknown: `model ${shortText(value, 40)} is not a model name literal` };
   if (!slot) return notKnown;
-  const callers = callersOf(slot.fn, ctx, ctx.callerSearch);
-  if ('stop' in callers || !callers.calls.length) return notKnown;
+  const args = argumentsFor(ctx, slot);
+  if ('stop' in args || !args.given.length) return notKnown;
   const names = new Set<string>();
-  for (const call of callers.calls) {
-    const passed = passedFor(ctx.checker, slot, call);
-    if (!passed || !('value' in passed)) return notKnown;
-    const given = passed.value ?? slot.initializer;
+  for (const { value: given } of args.given) {
     const found = given && literalNames(ctx.checker, given);
     if (!found) return notKnown;
     for (const name of found) names.add(name);

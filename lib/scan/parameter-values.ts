@@ -80,6 +80,22 @@ export function passedFor(checker: ts.TypeChecker, slot: Pick<ParameterSlot, 'in
  * (passed or left out) takes the first default on its way (`defaults`, nearest the call first:
  * a pass-through `stream = false` of the caller before the callee's own); null is false.
  */
+/**
+ * What every call of the slot's function in the project gives the parameter: the expression it
+ * passes, or the parameter's default where it leaves it out; undefined where the call passes it in
+ * a way the tool cannot see (a spread, its own parameter). Where following stopped otherwise.
+ */
+export function argumentsFor(ctx: ScanContext, slot: ParameterSlot): { given: { call: ts.CallExpression; value: ts.Expression | undefined }[] } | { stop: string } {
+  const callers = callersOf(slot.fn, ctx, ctx.callerSearch);
+  if ('stop' in callers) return callers;
+  return {
+    given: callers.calls.map((call) => {
+      const passed = passedFor(ctx.checker, slot, call);
+      return { call, value: passed && 'value' in passed ? passed.value ?? slot.initializer : undefined };
+    }),
+  };
+}
+
 export function flagValue(checker: ts.TypeChecker, value: ts.Expression | undefined, defaults: readonly (ts.Expression | undefined)[] = []): boolean | undefined {
   const fallback = (): boolean | undefined => {
     const i = defaults.findIndex(Boolean);

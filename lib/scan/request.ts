@@ -20,7 +20,7 @@ import { ToolsAnalyzer } from './tools.js';
 import { referencesOf, isExported } from './references.js';
 import { typeReferences, type SiteAnalysis } from './site.js';
 import { isErrorType, isStringTyped } from './types.js';
-import { flagValue, flagValuesOf, parameterSlot, passedFor, type ParameterSlot } from './parameter-values.js';
+import { argumentsFor, flagValue, flagValuesOf, parameterSlot, passedFor, type ParameterSlot } from './parameter-values.js';
 
 export interface RequestFacts {
   stream: 'yes' | 'no' | 'dynamic';
@@ -424,12 +424,10 @@ export class RequestAnalyzer {
     const inner = unwrap(value);
     const slot = ts.isIdentifier(inner) ? parameterSlot(this.ctx.checker, inner) : undefined;
     if (!slot) return undefined;
-    const callers = callersOf(slot.fn, this.ctx, this.ctx.callerSearch);
-    if ('stop' in callers) return undefined;
-    for (const call of callers.calls) {
-      const passed = passedFor(this.ctx.checker, slot, call);
-      const given = passed && 'value' in passed ? passed.value ?? slot.initializer : undefined;
-      const n = given && numberValue(given);
+    const args = argumentsFor(this.ctx, slot);
+    if ('stop' in args) return undefined;
+    for (const { call, value } of args.given) {
+      const n = value && numberValue(value);
       if (typeof n === 'number' && n < MIN_OUTPUT_TOKENS) return `${n} (${locationOf(this.ctx, call)})`;
     }
     return undefined;

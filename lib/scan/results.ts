@@ -12,7 +12,7 @@ import {
 } from '../rules/results.js';
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, isFunctionLike, climbWrappers, startOf, walk,
-  isBooleanContext, isConstDeclaration, isEmptinessTest, isNullishComparison, isEquality, isWriteReference, shortText, isConsoleCallee, isConsoleArgument, isAccess, isTypeAssertion,
+  isBooleanContext, isConstDeclaration, isEmptinessTest, statementsBefore, isNullishComparison, isEquality, isWriteReference, shortText, isConsoleCallee, isConsoleArgument, isAccess, isTypeAssertion,
   isJavaScriptFile, accessName, accessNameNode,
 } from './ast.js';
 import { VALUE_ASSIGNMENTS, declarationOf, isDestructuringTarget } from './bindings.js';
@@ -940,20 +940,11 @@ export class ResultAnalyzer {
       if (!this.chainValueAnswersAlike(top, onEmpty)) this.site.reason('no-equivalent-result', CONTENT_NULL_CHAIN);
       return false;
     }
-    const other = test.left === top ? test.right : test.left;
-    const lit = literalValue(other);
-    const value = lit && (lit.kind === 'null' ? null : lit.kind === 'undefined' ? undefined : lit.value);
-    if (test.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken) {
-      if (test.left !== top) return false;
-      // the fallback is what the chain gave on a null content
-      if (onEmpty === undefined || !lit || onEmpty !== value) this.site.reason('no-equivalent-result', CONTENT_NULL_CHAIN);
-      return true;
-    }
-    // a comparison with a literal: the chain gave undefined on a null content, and gives its value on ''
-    const compare = COMPARISONS.get(test.operatorToken.kind);
-    if (!compare || !lit) return false;
-    const answer = (v: unknown) => (test.right === top ? compare(value, v) : compare(v, value));
-    if (onEmpty === undefined || answer(undefined) !== answer(onEmpty)) this.site.reason('no-equivalent-result', CONTENT_NULL_CHAIN);
+    // a test: a `??` fallback after the chain, or a comparison of the chain with a literal
+    const op = test.operatorToken.kind;
+    const heads = op === ts.SyntaxKind.QuestionQuestionToken ? test.left === top : COMPARISONS.has(op) && Boolean(literalValue(test.left === top ? test.right : test.left));
+    if (!heads) return false;
+    if (!valueAnswersAlike(top, onEmpty)) this.site.reason('no-equivalent-result', CONTENT_NULL_CHAIN);
     return true;
   }
 
@@ -1323,12 +1314,9 @@ function passedTruthTest(ref: ts.Identifier): boolean {
     if (ts.isIfStatement(at) && at.thenStatement === child && isName(at.expression)) return true;
     if (ts.isConditionalExpression(at) && at.whenTrue === child && isName(at.condition)) return true;
     if (ts.isBinaryExpression(at) && at.right === child && at.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && isName(at.left)) return true;
-    if (ts.isBlock(at)) {
-      for (const st of at.statements) {
-        if (st === child) break;
-        if (ts.isIfStatement(st) && !st.elseStatement && isNegation(st.expression) && exits(st.thenStatement)) return true;
-      }
-    }
+  }
+  for (const st of statementsBefore(ref)) {
+    if (ts.isIfStatement(st) && !st.elseStatement && isNegation(st.expression) && exits(st.thenStatement)) return true;
   }
   return false;
 }

@@ -11,7 +11,7 @@
  * went elsewhere (rejectionPath: a handler on its promise, a promise returned, stored or passed
  * on) is called inside `(async () => …)()` when nothing else in it can throw (otherThrows).
  */
-import { ts, climbWrappers, isFunctionLike, unwrap, walk, literalValue, shortText, thisClass, propertyNameText } from './ast.js';
+import { ts, climbWrappers, enclosingScope, isFunctionLike, unwrap, walk, literalValue, shortText, statementsBefore, thisClass, propertyNameText } from './ast.js';
 import { aliasTarget, declarationOf, valuesAssignedTo, writtenValue } from './bindings.js';
 
 export const OUTSIDE_TRY = "the run-time converter would run outside the try around the request, whose catch received the API's rejection of such messages";
@@ -60,7 +60,8 @@ export function rejectionPath(call: ts.CallExpression): { handler: string } | { 
   for (let link = thenLink(outer); link; link = thenLink(outer)) outer = climbWrappers(link);
   const parent = outer.parent;
   if (ts.isAwaitExpression(parent)) return undefined;
-  const fn = ts.isReturnStatement(parent) ? enclosingFunction(parent) : ts.isArrowFunction(parent) && parent.body === outer ? parent : undefined;
+  const scope = ts.isReturnStatement(parent) ? enclosingScope(parent) : undefined;
+  const fn = scope && isFunctionLike(scope) ? scope : ts.isArrowFunction(parent) && parent.body === outer ? parent : undefined;
   if (fn) {
     const isAsync = Boolean(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Async);
     if (isAsync && !enclosingTry(outer)) return undefined;
@@ -77,11 +78,6 @@ function thenLink(promise: ts.Node): ts.CallExpression | undefined {
   if (!ts.isPropertyAccessExpression(access) || access.expression !== promise || access.name.text !== 'then') return undefined;
   const link = access.parent;
   return ts.isCallExpression(link) && link.expression === access && link.arguments.length < 2 ? link : undefined;
-}
-
-function enclosingFunction(node: ts.Node): ts.FunctionLikeDeclaration | undefined {
-  for (let at = node.parent; at; at = at.parent) if (isFunctionLike(at)) return at;
-  return undefined;
 }
 
 /**
@@ -171,12 +167,8 @@ function inert(checker: ts.TypeChecker, node: ts.Expression, thisBound: () => bo
  * `this` whatever path it takes: were `this` unbound, that statement would already have thrown.
  */
 function thisUsedBefore(node: ts.Node): boolean {
-  for (let child: ts.Node = node, at = node.parent; at && !isFunctionLike(at) && !ts.isSourceFile(at); child = at, at = at.parent) {
-    if (!ts.isBlock(at)) continue;
-    for (const statement of at.statements) {
-      if (statement === child) break;
-      if ((ts.isExpressionStatement(statement) || ts.isVariableStatement(statement)) && readsThisAlways(statement)) return true;
-    }
+  for (const statement of statementsBefore(node)) {
+    if ((ts.isExpressionStatement(statement) || ts.isVariableStatement(statement)) && readsThisAlways(statement)) return true;
   }
   return false;
 }

@@ -1,6 +1,6 @@
 /** Questions about the static type of an expression, answered by syntax first, the checker second. */
 import { ts, unwrap, stringValue } from './ast.js';
-import { declarationOf } from './bindings.js';
+import { aliasTarget, declarationOf } from './bindings.js';
 
 export type Answer = 'yes' | 'no' | 'unknown';
 
@@ -72,22 +72,15 @@ export function namesChatMessageType(checker: ts.TypeChecker, node: ts.TypeNode,
   if (ts.isUnionTypeNode(node)) return node.types.some((t) => namesChatMessageType(checker, t, depth + 1));
   if (!ts.isTypeReferenceNode(node)) return false;
   if (node.typeArguments?.length === 1 && /^(Readonly)?Array$/.test(node.typeName.getText())) return namesChatMessageType(checker, node.typeArguments[0], depth + 1);
-  let symbol = checker.getSymbolAtLocation(ts.isQualifiedName(node.typeName) ? node.typeName.right : node.typeName);
+  const declared = checker.getSymbolAtLocation(ts.isQualifiedName(node.typeName) ? node.typeName.right : node.typeName)?.declarations?.[0];
+  if (!declared) return false;
   // `import type { ChatCompletionMessageParam as Msg }`: the name imported, whether or not the
   // program resolves the SDK's declarations
-  const imported = symbol?.declarations?.find(ts.isImportSpecifier);
-  if (imported && CHAT_MESSAGE_TYPES.test((imported.propertyName ?? imported.name).text)) return true;
-  if (symbol && symbol.flags & ts.SymbolFlags.Alias) {
-    try {
-      symbol = checker.getAliasedSymbol(symbol);
-    } catch {
-      return false;
-    }
-  }
-  if (!symbol) return false;
-  if (CHAT_MESSAGE_TYPES.test(symbol.name)) return true;
-  const decl = symbol.declarations?.[0];
-  return Boolean(decl && ts.isTypeAliasDeclaration(decl) && namesChatMessageType(checker, decl.type, depth + 1));
+  if (ts.isImportSpecifier(declared) && CHAT_MESSAGE_TYPES.test((declared.propertyName ?? declared.name).text)) return true;
+  const decl = aliasTarget(checker, declared) ?? declared;
+  const name = (decl as { name?: ts.Node }).name;
+  if (name && ts.isIdentifier(name) && CHAT_MESSAGE_TYPES.test(name.text)) return true;
+  return ts.isTypeAliasDeclaration(decl) && namesChatMessageType(checker, decl.type, depth + 1);
 }
 
 /**
