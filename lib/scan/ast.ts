@@ -306,11 +306,11 @@ function isEmptinessMatcher(expectCall: ts.CallExpression): boolean {
   return false;
 }
 
-/** The types of the `as` / `satisfies` casts wrapped around an expression, outermost first. */
+/** The types of the `as` / `<T>` / `satisfies` casts wrapped around an expression, outermost first. */
 export function castTypes(e: ts.Expression): ts.TypeNode[] {
   const out: ts.TypeNode[] = [];
   let current: ts.Expression = e;
-  while (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current)) {
+  while (ts.isParenthesizedExpression(current) || isTypeAssertion(current)) {
     if (!ts.isParenthesizedExpression(current)) out.push(current.type);
     current = current.expression;
   }
