@@ -34,7 +34,7 @@ import type { FollowSearch } from './callers.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
 import { PARSE_NOTE, REASONING_INCLUDE, REPLAY_NOTE, REPLAY_PLAIN_NOTE, REPLAY_STORED_NOTE } from '../rules/results.js';
 import { modelFamily } from '../rules/models.js';
-import { enclosingTry } from './throw-path.js';
+import { parseErrorCatcher } from './parse-errors.js';
 import { placeConverters } from '../runtime/placement.js';
 
 export interface ScanInput {
@@ -478,10 +478,8 @@ function analyseSdkCall(
   if (method === 'parse') {
     analysis.kinds.add('structured-output');
     analysis.note('H-PARSE', 'warn', PARSE_NOTE);
-    // T-PARSE-NOTHROW: Chat's parse() threw on a cut-off or filtered answer, and a catch took it
-    // (a retry, a fallback); responses.parse() returns output_parsed null there instead
-    const catching = enclosingTry(call, true);
-    if (catching) analysis.reason('parse-error-semantics', `the catch at ${locationOf(ctx, catching.catchClause!)} took what parse() threw on a cut-off or filtered answer`);
+    const catcher = parseErrorCatcher(call, ctx);
+    if (catcher) analysis.reason('parse-error-semantics', catcher);
   }
   if (request.stream === 'yes' || method === 'stream') {
     new StreamAnalyzer(ctx, analysis, isSite).analyze(call, method);

@@ -1,0 +1,95 @@
+/**
+ * T-PARSE-NOTHROW (docs/migration-spec.md, H-PARSE): Chat's parse() threw on a cut-off or
+ * filtered answer (LengthFinishReasonError, ContentFilterFinishReasonError); responses.parse()
+ * returns output_parsed null instead. That matters where something caught the throw (a retry, a
+ * fallback): a `catch` around the call, a handler on its promise, or either of those around a
+ * call of the function the error left, followed through callers (W-FOLLOW) as far as they are
+ * in view. Where following stops (a framework calls the function, callers out of view), nothing
+ * in view caught it: the site keeps the H-PARSE note, as for an uncaught throw. So does a
+ * program's last-resort handler (`main().catch(console.error)` at the top of a module): it does
+ * what an uncaught throw does, report and end.
+ */
+import { ts, climbWrappers, enclosingScope, isConsoleCallee, unwrap } from './ast.js';
+import { MAX_HOPS, callersOf, describeFunction, type FollowedFunction } from './callers.js';
+import { locationOf, type ScanContext } from './context.js';
+import { enclosingTry } from './throw-path.js';
+
+/** The parse-error-semantics detail when a throw of the parse() call `call` is caught in view. */
+export function parseErrorCatcher(call: ts.CallExpression, ctx: ScanContext): string | undefined {
+  const found = catcherOf(call, ctx, 0, new Set());
+  if (!found) return undefined;
+  const through = found.through.length ? `, through ${found.through.join(' and ')}` : '';
+  return `${found.catcher} took what parse() threw on a cut-off or filtered answer${through}`;
+}
+
+interface Catcher {
+  catcher: string;
+  /** The functions the error left on its way, innermost first. */
+  through: string[];
+}
+
+function catcherOf(rejecting: ts.CallExpression, ctx: ScanContext, hops: number, seen: Set<ts.Node>): Catcher | undefined {
+  const handler = rejectionHandler(rejecting);
+  if (handler) {
+    if (ts.isSourceFile(enclosingScope(handler.link)) && isLastResort(handler.onRejected)) return undefined;
+    return { catcher: `the ${handler.name} at ${locationOf(ctx, handler.link)}`, through: [] };
+  }
+  const guarded = enclosingTry(rejecting, true);
+  if (guarded) {
+    if (ts.isSourceFile(enclosingScope(guarded)) && isLastResort(guarded.catchClause!.block)) return undefined;
+    return { catcher: `the catch at ${locationOf(ctx, guarded.catchClause!)}`, through: [] };
+  }
+  // the error leaves the function: whoever calls it gets it
+  const fn = enclosingScope(rejecting);
+  if (!isFollowed(fn) || seen.has(fn) || hops >= MAX_HOPS) return undefined;
+  seen.add(fn);
+  const callers = callersOf(fn, ctx, ctx.callerSearch);
+  if ('stop' in callers) return undefined;
+  for (const caller of callers.calls) {
+    const found = catcherOf(caller, ctx, hops + 1, seen);
+    if (found) return { catcher: found.catcher, through: [describeFunction(ctx, fn), ...found.through] };
+  }
+  return undefined;
+}
+
+/** `.catch(h)` or `.then(f, h)` on the promise, through `.then(f)` and `.finally(f)` links (a rejection passes both). */
+function rejectionHandler(promise: ts.Expression): { link: ts.CallExpression; name: string; onRejected: ts.Node } | undefined {
+  const outer = climbWrappers(promise);
+  const access = outer.parent;
+  if (!ts.isPropertyAccessExpression(access) || access.expression !== outer) return undefined;
+  const link = access.parent;
+  if (!ts.isCallExpression(link) || link.expression !== access) return undefined;
+  const name = access.name.text;
+  if (name === 'catch' && link.arguments[0]) return { link, name: '.catch(…)', onRejected: link.arguments[0] };
+  if (name === 'then' && link.arguments[1]) return { link, name: '.then(…, onRejected)', onRejected: link.arguments[1] };
+  return name === 'then' || name === 'finally' ? rejectionHandler(link) : undefined;
+}
+
+/**
+ * A handler that only reports and ends: `console.error` itself, or a function (or catch block)
+ * whose statements only call console methods or process.exit, set process.exitCode, or rethrow.
+ */
+function isLastResort(handler: ts.Node): boolean {
+  const h = ts.isExpression(handler) ? unwrap(handler) : handler;
+  if (ts.isPropertyAccessExpression(h)) return isConsoleCallee(h);
+  if (ts.isArrowFunction(h) || ts.isFunctionExpression(h)) {
+    return ts.isBlock(h.body) ? isLastResort(h.body) : reportsOrEnds(h.body);
+  }
+  if (ts.isBlock(h)) {
+    return h.statements.every((st) => ts.isThrowStatement(st) || (ts.isExpressionStatement(st) && reportsOrEnds(st.expression)));
+  }
+  return false;
+}
+
+function reportsOrEnds(e: ts.Expression): boolean {
+  if (ts.isCallExpression(e)) return isConsoleCallee(e.expression) || (ts.isPropertyAccessExpression(e.expression) && isProcess(e.expression, 'exit'));
+  return ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(e.left) && isProcess(e.left, 'exitCode');
+}
+
+function isProcess(e: ts.PropertyAccessExpression, member: string): boolean {
+  return ts.isIdentifier(e.expression) && e.expression.text === 'process' && e.name.text === member;
+}
+
+function isFollowed(node: ts.Node | undefined): node is FollowedFunction {
+  return Boolean(node && (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node)));
+}
