@@ -202,22 +202,67 @@ export function sliceWith(ctx: TransformContext, start: number, end: number, rep
   return out + ctx.text.slice(at, end);
 }
 
-/** Shift the lines after the first from one indentation to another (a literal moved up a level). */
-export function reindent(text: string, from: string, to: string): string {
+/**
+ * Shift the lines after the first of a property list from one indentation to another (a literal
+ * moved up a level). A line that starts inside a template literal is part of the string's value
+ * and stays as it is; properties that do not parse on their own keep every line.
+ */
+export function reindent(text: string, from: string, to: string, file: string): string {
   if (from === to) return text;
-  return text.split('\n').map((line, i) => (i > 0 && line.startsWith(from) ? to + line.slice(from.length) : line)).join('\n');
+  const kept = text.includes('`') ? templateLines(text, file) : new Set<number>();
+  if (!kept) return text;
+  return text.split('\n').map((line, i) => (i > 0 && !kept.has(i) && line.startsWith(from) ? to + line.slice(from.length) : line)).join('\n');
 }
 
-/** The properties of an object literal, flattened into its parent's layout: their text, comments kept. */
-export function flattenedProperties(ctx: TransformContext, holder: Node, inner: Node, replacements: { start: number; end: number; text: string }[] = [], extra: string[] = []): string {
+/** The indexes of the lines of a property list that start inside a template literal's text. */
+function templateLines(properties: string, file: string): Set<number> | undefined {
+  const prefix = '({';
+  let program: unknown;
+  try {
+    program = parserFor(file).parse(`${prefix}${properties}\n});`);
+  } catch {
+    return undefined;
+  }
+  const texts: [number, number][] = [];
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(visit);
+    const n = node as { type?: unknown; start?: number; end?: number };
+    if (n.type === 'TemplateElement') texts.push([n.start! - prefix.length, n.end! - prefix.length]);
+    for (const [key, value] of Object.entries(n)) if (key !== 'loc' && key !== 'comments' && key !== 'extra') visit(value);
+  };
+  visit(program);
+  const lines = new Set<number>();
+  let line = 0;
+  for (let at = properties.indexOf('\n'); at !== -1; at = properties.indexOf('\n', at + 1)) {
+    line++;
+    if (texts.some(([start, end]) => at >= start && at < end)) lines.add(line);
+  }
+  return lines;
+}
+
+/**
+ * `holder: { …properties }` → `…properties` in the holder's object (its layout, comments kept):
+ * the edit replacing the holder. Comments after the inner object's last property (`strict: true,
+ * // why`) stay after it; the holder's own comma then moves before them when nothing follows.
+ */
+export function flattenedProperties(ctx: TransformContext, holder: Node, inner: Node, replacements: { start: number; end: number; text: string }[] = [], extra: string[] = []): { start: number; end: number; text: string } {
   const list = props(inner);
   const outerIndent = ctx.editor.indentAt(holder.start);
   const innerIndent = list.length ? ctx.editor.indentAt(list[0].start) : undefined;
   const multiline = outerIndent !== undefined && innerIndent !== undefined;
   let body = list.length ? sliceWith(ctx, list[0].start, list[list.length - 1].end, replacements) : '';
-  if (multiline) body = reindent(body, innerIndent!, outerIndent!);
+  if (multiline) body = reindent(body, innerIndent!, outerIndent!, ctx.file);
   const sep = multiline ? `,${ctx.editor.eol}${outerIndent}` : ', ';
-  return [body, ...extra].filter(Boolean).join(sep);
+  const edit = { start: holder.start, end: holder.end };
+  const tail = list.length ? ctx.text.slice(list[list.length - 1].end, inner.end - 1).replace(/^\s*,/, '').trimEnd() : '';
+  if (!/\/[/*]/.test(tail)) return { ...edit, text: [body, ...extra].filter(Boolean).join(sep) };
+  // `{ url, detail: 'low' /* why */ }` on one line: the comment stays after its property
+  if (!multiline && !tail.includes('\n') && !tail.includes('//')) return { ...edit, text: [body + tail, ...extra].join(sep) };
+  const comments = multiline ? reindent(tail, innerIndent!, outerIndent!, ctx.file) : tail;
+  if (extra.length) return { ...edit, text: `${body},${comments}${ctx.editor.eol}${outerIndent ?? ''}${extra.join(sep)}` };
+  const comma = /^[ \t]*,/.exec(ctx.text.slice(holder.end));
+  return { start: holder.start, end: holder.end + (comma ? comma[0].length : 0), text: `${body},${comments}` };
 }
 
 /**

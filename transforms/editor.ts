@@ -41,6 +41,11 @@ export class SourceEditor {
     this.patches.push({ start, end, text, seq: this.seq++ });
   }
 
+  /** An edit given as its range and text. */
+  replaceRange(edit: { start: number; end: number; text: string }): void {
+    this.replace(edit.start, edit.end, edit.text);
+  }
+
   insert(at: number, text: string): void {
     this.replace(at, at, text);
   }

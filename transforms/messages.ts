@@ -6,7 +6,7 @@
  */
 import type { ConvertEdit, MessagesEdit, WrapRequestEdit } from '../lib/plan.js';
 import { CONVERTER_NAME } from '../lib/runtime/names.js';
-import { type Node, type TransformContext, findProp, propKey, props, stringLiteralValue, innerText, unwrapNode, valueOf } from './context.js';
+import { type Node, type TransformContext, findProp, flattenedProperties, propKey, props, stringLiteralValue, innerText, unwrapNode, valueOf } from './context.js';
 
 export function rewriteMessages(ctx: TransformContext, edit: MessagesEdit): void {
   if (edit.op === 'message') {
@@ -92,9 +92,11 @@ function rewritePart(ctx: TransformContext, part: Node): void {
     const image = findProp(part, 'image_url')!;
     const v = valueOf(image)!;
     if (v.type === 'ObjectExpression') {
-      const url = findProp(v, 'url')!.value as Node;
-      const detail = findProp(v, 'detail')?.value as Node | undefined;
-      ctx.editor.replace(image.start, image.end, `image_url: ${ctx.source(url)}, detail: ${detail ? ctx.source(detail) : ctx.str('auto')}`);
+      // `image_url: { url, detail }` → `image_url: url, detail` (detail 'auto' when absent), comments kept
+      const url = findProp(v, 'url')!;
+      const key = url.shorthand ? { start: url.start, end: url.end, text: `image_url: ${ctx.source(url.value as Node)}` } : { start: (url.key as Node).start, end: (url.key as Node).end, text: 'image_url' };
+      const extra = findProp(v, 'detail') ? [] : [`detail: ${ctx.str('auto')}`];
+      ctx.editor.replaceRange(flattenedProperties(ctx, image, v, [key], extra));
     } else {
       const expr = ctx.source(v);
       ctx.editor.replace(image.start, image.end, `image_url: ${expr}.url, detail: ${expr}.detail ?? ${ctx.str('auto')}`);
@@ -103,7 +105,7 @@ function rewritePart(ctx: TransformContext, part: Node): void {
   if (type === 'file') {
     setType('input_file');
     const file = findProp(part, 'file')!;
-    ctx.editor.replace(file.start, file.end, innerText(ctx, valueOf(file)!));
+    ctx.editor.replaceRange(flattenedProperties(ctx, file, valueOf(file)!));
   }
 }
 

@@ -129,7 +129,7 @@ function flattenFormat(ctx: TransformContext, value: Node): void {
   if (stringLiteralValue(findProp(value, 'type')?.value as Node) !== 'json_schema') return;
   const inner = findProp(value, 'json_schema');
   if (!inner) return;
-  ctx.editor.replace(inner.start, inner.end, flattenedProperties(ctx, inner, valueOf(inner)!));
+  ctx.editor.replaceRange(flattenedProperties(ctx, inner, valueOf(inner)!));
 }
 
 /** R-RESPFMT on a format object defined away from the call (V-LOCAL). */

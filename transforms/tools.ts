@@ -30,9 +30,9 @@ export function rewriteTool(ctx: TransformContext, edit: ToolEdit): void {
     // custom tool: a grammar format is flattened too (Shared.CustomToolInputFormat)
     const format = findProp(inner, 'format');
     const grammar = format && valueOf(format)!.type === 'ObjectExpression' ? findProp(valueOf(format)!, 'grammar') : undefined;
-    if (grammar) replacements.push({ start: grammar.start, end: grammar.end, text: flattenedProperties(ctx, grammar, valueOf(grammar)!) });
+    if (grammar) replacements.push(flattenedProperties(ctx, grammar, valueOf(grammar)!));
   }
-  ctx.editor.replace(holder.start, holder.end, flattenedProperties(ctx, holder, inner, replacements, extra));
+  ctx.editor.replaceRange(flattenedProperties(ctx, holder, inner, replacements, extra));
 }
 
 /** R-STRICT: `true` stays, false/null/absent → false, anything else `?? false`. */
@@ -56,10 +56,10 @@ export function rewriteToolChoice(ctx: TransformContext, edit: ToolChoiceEdit): 
       const refType = stringLiteralValue(findProp(ref, 'type')?.value as Node);
       const nested = refType && findProp(ref, refType);
       if (nested && valueOf(nested)!.type === 'ObjectExpression') {
-        replacements.push({ start: nested.start, end: nested.end, text: flattenedProperties(ctx, nested, valueOf(nested)!) });
+        replacements.push(flattenedProperties(ctx, nested, valueOf(nested)!));
       }
     }
   }
-  ctx.editor.replace(holder.start, holder.end, flattenedProperties(ctx, holder, inner, replacements));
+  ctx.editor.replaceRange(flattenedProperties(ctx, holder, inner, replacements));
   void props;
 }
