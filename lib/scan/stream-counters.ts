@@ -193,7 +193,7 @@ function isShortCircuit(op: ts.SyntaxKind): boolean {
 }
 
 /** `continue`, `break`, `return`, `throw`, alone or ending a block. */
-function leavesIteration(s: ts.Statement): boolean {
+export function leavesIteration(s: ts.Statement): boolean {
   const last = ts.isBlock(s) ? s.statements[s.statements.length - 1] : s;
   return Boolean(last && (ts.isContinueStatement(last) || ts.isBreakStatement(last) || ts.isReturnStatement(last) || ts.isThrowStatement(last)));
 }

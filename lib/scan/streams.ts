@@ -13,6 +13,7 @@ import {
 } from '../rules/streams.js';
 import {
   ts, climbWrappers, unwrap, stringValue, numberValue, startOf, isInside, isFunctionLike, isBooleanContext, isEquality, isWriteReference, isPlainWriteTarget, returnExpressions, shortText,
+  isConsoleArgument, isConstDeclaration,
 } from './ast.js';
 import { bindingOfExpression, declarationOf } from './bindings.js';
 import { isStringTyped } from './types.js';
@@ -21,7 +22,7 @@ import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import { ResultAnalyzer, useOf } from './results.js';
 import { promiseAllSlot } from './promise-all.js';
-import { iterationCounters, iterationEffects } from './stream-counters.js';
+import { iterationCounters, iterationEffects, leavesIteration } from './stream-counters.js';
 import type { SiteAnalysis } from './site.js';
 
 /** Where the SDK exports its Stream class (v4 to v7 spellings). */
@@ -376,7 +377,12 @@ export class StreamAnalyzer {
           this.emptyTexts.add(fallback); // `''` on every other event
         }
         const write = this.emptyWrite(outer);
-        if (!write) return edit(testedBefore(end) ? `${shape}Narrowed` : shape, end);
+        if (!write && testedBefore(end)) return edit(`${shape}Narrowed`, end);
+        if (!write) {
+          const use = this.textValueUse(outer);
+          if (use) return this.site.reason('no-equivalent-result', `${shortText(use, 40)} reads the ${shape} delta as a value, which is undefined on every event that is not ${shape} (Chat's first chunk gave '')`);
+          return edit(shape, end);
+        }
         this.callsHandled.add(write.call);
         // the argument with its parentheses: all of it becomes `<event>.delta`
         return edit(shape === 'text' ? 'textWrite' : 'refusalWrite', write.call, { argStart: startOf(write.arg), argEnd: write.arg.getEnd() });
@@ -442,6 +448,26 @@ export class StreamAnalyzer {
       default:
         return this.site.reason('no-equivalent-result', describe(chain));
     }
+  }
+
+  /**
+   * S-TEXT as a value: `(<event is text> ? <event>.delta : undefined)` is undefined on every
+   * event that is not text, where Chat's chunks gave '' (the role chunk) and undefined only at the
+   * end (often after the loop had stopped on finish_reason). A test of its truthiness, a `|| ''`
+   * or `?? ''` fallback and a console argument (O-ESCAPE) cannot tell the two apart, nor can the
+   * uses of a const holding it that are such, or that a test of the const guards. Any other use
+   * (`res.write(x)`, `text += x`, `x == undefined`) can: it is returned, and the site reported.
+   */
+  private textValueUse(outer: ts.Node): ts.Node | undefined {
+    const safe = (o: ts.Node) => isBooleanContext(o) || isEmptyFallback(o) || isConsoleArgument(o);
+    if (safe(outer)) return undefined;
+    const parent = outer.parent;
+    if (!ts.isVariableDeclaration(parent) || parent.initializer !== outer || !ts.isIdentifier(parent.name) || !isConstDeclaration(parent)) return parent;
+    for (const ref of this.references(parent.name)) {
+      const o = climbWrappers(ref);
+      if (ref !== parent.name && !safe(o) && !testedBefore(ref)) return o.parent;
+    }
+    return undefined;
   }
 
   /**
@@ -773,13 +799,31 @@ function testedBefore(read: ts.Node): boolean {
   const key = readKey(read);
   if (key === undefined) return false;
   const tests = (cond: ts.Expression) => conjuncts(cond).some((c) => readKey(c) === key);
+  // `if (!x) continue;` (or `!x || …`) before the read: past it, x is truthy
+  const exitsUnless = (s: ts.Statement) => ts.isIfStatement(s) && !s.elseStatement && leavesIteration(s.thenStatement) &&
+    disjuncts(s.expression).some((d) => ts.isPrefixUnaryExpression(d) && d.operator === ts.SyntaxKind.ExclamationToken && readKey(unwrap(d.operand)) === key);
   let child = read;
   for (let at = read.parent; at && !isFunctionLike(at) && !ts.isForOfStatement(at); child = at, at = at.parent) {
     if (ts.isIfStatement(at) && child === at.thenStatement && tests(at.expression)) return true;
     if (ts.isConditionalExpression(at) && child === at.whenTrue && tests(at.condition)) return true;
     if (ts.isBinaryExpression(at) && at.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && child === at.right && tests(at.left)) return true;
+    if (ts.isBlock(at) && at.statements.slice(0, at.statements.indexOf(child as ts.Statement)).some(exitsUnless)) return true;
   }
   return false;
+}
+
+function disjuncts(e: ts.Expression): ts.Expression[] {
+  const inner = unwrap(e);
+  if (ts.isBinaryExpression(inner) && inner.operatorToken.kind === ts.SyntaxKind.BarBarToken) return [...disjuncts(inner.left), ...disjuncts(inner.right)];
+  return [inner];
+}
+
+/** `<node> || ''` or `<node> ?? ''`: the empty string wherever `node` is empty or nullish. */
+function isEmptyFallback(outer: ts.Node): boolean {
+  const fallback = outer.parent;
+  if (!ts.isBinaryExpression(fallback) || fallback.left !== outer || stringValue(fallback.right) !== '') return false;
+  const op = fallback.operatorToken.kind;
+  return op === ts.SyntaxKind.BarBarToken || op === ts.SyntaxKind.QuestionQuestionToken;
 }
 
 function conjuncts(e: ts.Expression): ts.Expression[] {
@@ -790,6 +834,7 @@ function conjuncts(e: ts.Expression): ts.Expression[] {
 
 /** A property or element chain as TypeScript matches references: `a?.b!.c` and `a.b.c` alike. */
 function readKey(n: ts.Node): string | undefined {
+  if (ts.isIdentifier(n)) return n.text;
   if (!ts.isPropertyAccessExpression(n) && !ts.isElementAccessExpression(n) && !ts.isNonNullExpression(n)) return undefined;
   return n.getText().replace(/\s+/g, '').replace(/\?\./g, '.').replace(/!(?=[.[]|$)/g, '');
 }
