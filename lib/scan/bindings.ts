@@ -3,7 +3,7 @@
  * `zodResponseFormat` from 'openai/helpers/zod', a `require('openai')` namespace… Classified by the
  * exported name, never the local one (P14: `{ OpenAI: OpenAIApi }` is still the v4+ class).
  */
-import { ts, unwrap, propertyNameText, stringValue, climbWrappers, isWriteReference } from './ast.js';
+import { ts, unwrap, propertyNameText, stringValue, climbWrappers, isWriteReference, numberValue, isConstDeclaration } from './ast.js';
 import { referencesOf } from './references.js';
 import type { Resolution } from '../project/resolver.js';
 
@@ -278,3 +278,36 @@ export function isDestructuringTarget(node: ts.Node): boolean {
     ((ts.isForOfStatement(parent) || ts.isForInStatement(parent)) && parent.initializer === child)));
 }
 
+
+const ARITHMETIC: Partial<Record<ts.SyntaxKind, (a: number, b: number) => number>> = {
+  [ts.SyntaxKind.PlusToken]: (a, b) => a + b,
+  [ts.SyntaxKind.MinusToken]: (a, b) => a - b,
+  [ts.SyntaxKind.AsteriskToken]: (a, b) => a * b,
+  [ts.SyntaxKind.SlashToken]: (a, b) => a / b,
+};
+
+/**
+ * The numbers an expression can only be, when the program fixes them: a number literal, a const
+ * (or an import of one) initialised with such an expression, a number literal type (`5 | 100`),
+ * or + - * / of such. Undefined when a value is not known (a parameter, a `let`, a call).
+ */
+export function knownNumbers(checker: ts.TypeChecker, e: ts.Expression, depth = 0): number[] | undefined {
+  const inner = unwrap(e);
+  const n = numberValue(inner);
+  if (n !== undefined) return [n];
+  if (depth > 4) return undefined;
+  const operate = ts.isBinaryExpression(inner) ? ARITHMETIC[inner.operatorToken.kind] : undefined;
+  if (operate && ts.isBinaryExpression(inner)) {
+    const left = knownNumbers(checker, inner.left, depth + 1);
+    const right = knownNumbers(checker, inner.right, depth + 1);
+    return left && right ? left.flatMap((a) => right.map((b) => operate(a, b))) : undefined;
+  }
+  if (ts.isIdentifier(inner)) {
+    let decl = declarationOf(checker, inner);
+    decl = decl && (aliasTarget(checker, decl) ?? decl);
+    if (decl && ts.isVariableDeclaration(decl) && decl.initializer && isConstDeclaration(decl)) return knownNumbers(checker, decl.initializer, depth + 1);
+  }
+  const type = checker.getTypeAtLocation(inner);
+  const types = type.isUnion() ? type.types : [type];
+  return types.every((t) => t.isNumberLiteral()) ? types.map((t) => (t as ts.NumberLiteralType).value) : undefined;
+}

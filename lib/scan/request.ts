@@ -12,7 +12,7 @@ import {
 } from './ast.js';
 import { calledFunction, calledName, callersOf, type FollowedFunction } from './callers.js';
 import { locationOf } from './context.js';
-import { bindingOfExpression, declarationOf } from './bindings.js';
+import { bindingOfExpression, declarationOf, knownNumbers } from './bindings.js';
 import type { ScanContext } from './context.js';
 import { MessagesAnalyzer, type MessagesFacts } from './messages.js';
 import { modelNames } from './model-names.js';
@@ -401,10 +401,12 @@ export class RequestAnalyzer {
 
   /** R-MAXTOK and T-MAXTOK-MIN. */
   private maxTokens(entry: Entry): void {
-    const n = numberValue(entry.value);
+    const known = knownNumbers(this.ctx.checker, entry.value);
     const lit = literalValue(entry.value);
-    if (n !== undefined) {
-      if (n < MIN_OUTPUT_TOKENS) this.site.reason('max-tokens-below-minimum', String(n));
+    if (known) {
+      const low = known.find((n) => n < MIN_OUTPUT_TOKENS);
+      const literal = numberValue(entry.value) !== undefined;
+      if (low !== undefined) this.site.reason('max-tokens-below-minimum', literal ? String(low) : `${low} (${shortText(entry.value, 30)})`);
       return;
     }
     if (lit && (lit.kind === 'null' || lit.kind === 'undefined')) return;
@@ -427,8 +429,8 @@ export class RequestAnalyzer {
     const args = argumentsFor(this.ctx, slot);
     if ('stop' in args) return undefined;
     for (const { call, value } of args.given) {
-      const n = value && numberValue(value);
-      if (typeof n === 'number' && n < MIN_OUTPUT_TOKENS) return `${n} (${locationOf(this.ctx, call)})`;
+      const n = value && knownNumbers(this.ctx.checker, value)?.find((v) => v < MIN_OUTPUT_TOKENS);
+      if (typeof n === 'number') return `${n} (${locationOf(this.ctx, call)})`;
     }
     return undefined;
   }
