@@ -8,7 +8,7 @@ import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
 import { isChatCompletionsCall } from './find-sites.js';
-import { OUTSIDE_TRY, beforeRejection, enclosingTry, otherThrows, rejectionPath, startsStatementAfterUnterminated } from './throw-path.js';
+import { OUTSIDE_TRY, beforeRejection, enclosingTry, otherThrows, rejectionPath, sdkPromiseMethod, startsStatementAfterUnterminated } from './throw-path.js';
 import { isErrorType, isSimpleRole, SIMPLE_ROLES, isStringTyped, messageElementsAreSimple, namesChatMessageType, typeIsString } from './types.js';
 
 export interface MessagesFacts {
@@ -243,7 +243,7 @@ export class MessagesAnalyzer {
     const path = rejectionPath(call);
     if (path) {
       const inArguments = call.arguments.some((a) => isInside(value, a));
-      const other = otherThrows(this.ctx.checker, call);
+      const other = sdkPromiseMethod(call) ? `its ${sdkPromiseMethod(call)} is the SDK's, which the wrapper's promise lacks` : otherThrows(this.ctx.checker, call);
       if (other) return `${beforeRejection(path)}, and the request cannot be wrapped to reject instead: ${other}`;
       if (!inArguments && !this.convertAtRequest()) return beforeRejection(path);
       this.wrapRequest(call);

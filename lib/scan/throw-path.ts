@@ -31,7 +31,25 @@ export function promiseHandler(promise: ts.Expression): string | undefined {
   if (!ts.isCallExpression(link) || link.expression !== access) return undefined;
   const name = access.name.text;
   if (name === 'then') return link.arguments.length >= 2 ? '.then(…, onRejected)' : promiseHandler(link);
+  if (SDK_PROMISE_METHODS.has(name)) return promiseHandler(link);
   return name === 'catch' || name === 'finally' ? `.${name}(…)` : undefined;
+}
+
+/** The SDK's APIPromise methods: their promise rejects as the request's does. */
+const SDK_PROMISE_METHODS = new Set(['withResponse', 'asResponse']);
+
+/**
+ * `.withResponse()` or `.asResponse()` on the request's promise (through `.then(f)` links): a
+ * promise of `(async () => …)()` has neither, so the request cannot be wrapped.
+ */
+export function sdkPromiseMethod(call: ts.CallExpression): string | undefined {
+  let outer = climbWrappers(call);
+  for (let link = thenLink(outer); link; link = thenLink(outer)) {
+    const name = (link.expression as ts.PropertyAccessExpression).name.text;
+    if (SDK_PROMISE_METHODS.has(name)) return `.${name}()`;
+    outer = climbWrappers(link);
+  }
+  return undefined;
 }
 
 /**
@@ -72,10 +90,12 @@ export function rejectionPath(call: ts.CallExpression): { handler: string } | { 
   return { how: 'passed on' };
 }
 
-/** `p.then(f)` around `p`: a rejection passes through it. */
+/** `p.then(f)`, `p.withResponse()` or `p.asResponse()` around `p`: a rejection passes through it. */
 function thenLink(promise: ts.Node): ts.CallExpression | undefined {
   const access = promise.parent;
-  if (!ts.isPropertyAccessExpression(access) || access.expression !== promise || access.name.text !== 'then') return undefined;
+  if (!ts.isPropertyAccessExpression(access) || access.expression !== promise) return undefined;
+  const name = access.name.text;
+  if (name !== 'then' && !SDK_PROMISE_METHODS.has(name)) return undefined;
   const link = access.parent;
   return ts.isCallExpression(link) && link.expression === access && link.arguments.length < 2 ? link : undefined;
 }
