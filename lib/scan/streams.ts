@@ -581,6 +581,9 @@ export class StreamAnalyzer {
       return;
     }
     if (this.followed.has(name)) return;
+    // `let usage: CompletionUsage | undefined`: the holder now gets a ResponseUsage (H-TYPES)
+    const holder = name.parent;
+    if (ts.isVariableDeclaration(holder) && holder.type && this.site.retypeAnnotation(holder.type, 'result-escapes', this.ctx) === 'escape') return;
     const results = new ResultAnalyzer(this.ctx, this.site, this.isSiteCall);
     for (const ref of this.references(name)) {
       if (isWriteReference(ref)) continue;
