@@ -45,6 +45,8 @@ export class TransformContext {
   readonly editor: SourceEditor;
   readonly quote: "'" | '"';
   readonly imports: ImportRequest[] = [];
+  /** Ranges the run-time converter takes whole (convert-messages edits): no static rewrite inside them. */
+  convertedRanges: readonly { start: number; end: number }[] = [];
   /** The name the SDK is installed under (`openai`, or an npm alias): the added imports use it. */
   sdkName = 'openai';
   /**

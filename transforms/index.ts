@@ -74,6 +74,7 @@ export function transformFile(
   const ctx = prepared && prepared.file === file && prepared.text === text ? prepared : new TransformContext(file, text);
   if (sdkName) ctx.sdkName = sdkName;
   const unique = uniqueEdits(edits);
+  ctx.convertedRanges = unique.filter((e) => e.op === 'convert-messages');
   for (const t of TRANSFORMS) {
     for (const edit of unique) if (t.ops.includes(edit.op)) t.apply(ctx, edit);
   }

@@ -10,13 +10,19 @@ import { type Node, type TransformContext, findProp, flattenedProperties, propKe
 
 export function rewriteMessages(ctx: TransformContext, edit: MessagesEdit): void {
   if (edit.op === 'message') {
-    rewriteMessage(ctx, ctx.nodeAt(edit.start, edit.end, 'ObjectExpression'));
+    const message = ctx.nodeAt(edit.start, edit.end, 'ObjectExpression');
+    if (!converted(ctx, message)) rewriteMessage(ctx, message);
     return;
   }
   const array = ctx.nodeAt(edit.start, edit.end, 'ArrayExpression');
   for (const el of array.elements as (Node | null)[]) {
-    if (el && unwrapNode(el).type === 'ObjectExpression') rewriteMessage(ctx, unwrapNode(el));
+    if (el && !converted(ctx, el) && unwrapNode(el).type === 'ObjectExpression') rewriteMessage(ctx, unwrapNode(el));
   }
+}
+
+/** A message the run-time converter takes whole (M-CONTENT-UNTYPED): it is converted when the program runs. */
+function converted(ctx: TransformContext, message: Node): boolean {
+  return ctx.convertedRanges.some((r) => r.start <= message.start && message.end <= r.end);
 }
 
 function rewriteMessage(ctx: TransformContext, message: Node): void {

@@ -571,6 +571,12 @@ export function isReplayRead(checker: ts.TypeChecker, expression: ts.Expression,
   const e = unwrap(expression);
   if (ts.isIdentifier(e) && depth < 3) {
     const decl = declarationOf(checker, e);
+    // `const { message } = r.choices[0]`
+    if (decl && ts.isBindingElement(decl) && !decl.dotDotDotToken && ts.isObjectBindingPattern(decl.parent) && ts.isVariableDeclaration(decl.parent.parent)) {
+      const key = decl.propertyName ? propertyNameText(decl.propertyName) : ts.isIdentifier(decl.name) ? decl.name.text : undefined;
+      const holder = decl.parent.parent.initializer;
+      return key === 'message' && Boolean(holder) && isChoiceRead(unwrap(holder!));
+    }
     return Boolean(decl && ts.isVariableDeclaration(decl) && decl.initializer && isReplayRead(checker, decl.initializer, depth + 1));
   }
   if (!ts.isPropertyAccessExpression(e) || e.name.text !== 'message') return false;

@@ -1236,16 +1236,21 @@ function enclosingFunctionText(node: ts.Node): string {
   return current ? current.getText() : '';
 }
 
-/** A name not used anywhere in the function that holds the declaration. */
+/** Fresh names already given out in a function (two destructurings there must not get the same). */
+const givenOut = new WeakMap<ts.Node, Set<string>>();
+
+/** A name not used anywhere in the function that holds the declaration, nor given out there yet. */
 function freshName(decl: ts.Node, base: string): string {
-  let scope: ts.Node | undefined = decl.parent;
-  while (scope && !isFunctionLike(scope) && !ts.isSourceFile(scope)) scope = scope.parent;
-  const used = new Set<string>();
-  walk(scope ?? decl.getSourceFile(), (n) => {
+  let scope: ts.Node = decl.parent;
+  while (!isFunctionLike(scope) && !ts.isSourceFile(scope)) scope = scope.parent;
+  const used = new Set<string>(givenOut.get(scope));
+  walk(scope, (n) => {
     if (ts.isIdentifier(n)) used.add(n.text);
   });
-  if (!used.has(base)) return base;
-  for (let i = 2; ; i++) if (!used.has(`${base}${i}`)) return `${base}${i}`;
+  let name = base;
+  for (let i = 2; used.has(name); i++) name = `${base}${i}`;
+  givenOut.set(scope, new Set([...(givenOut.get(scope) ?? []), name]));
+  return name;
 }
 
 export { startOf };
