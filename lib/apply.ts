@@ -17,7 +17,7 @@ import { APPEARED, commitWriteSet, type FileChange } from './apply/commit.js';
 import { guardGit } from './apply/git-guard.js';
 import { seamsFromEnv, type ApplySeams } from './apply/seams.js';
 import { trapSignals } from './apply/signals.js';
-import { writeSets, type WriteSet } from './apply/write-sets.js';
+import { splitAfterFailure, writeSets, type WriteSet } from './apply/write-sets.js';
 
 export type { FileChange };
 /** One file to transform: what the transforms need, nothing else (it may cross to a worker). */
@@ -107,10 +107,20 @@ export interface ApplyOutcome {
  */
 export async function applyPlans(input: ApplyInput, runTransforms: TransformRunner = runTransformsHere, seams: ApplySeams = seamsFromEnv(process.env)): Promise<ApplyOutcome> {
   const ledger = new Ledger(input.cwd);
-  const sets = writeSets(input.plans, { markers: input.markers, created: new Map((input.createdFiles ?? []).map((f) => [f.file, f.text])) });
-  const { jobs, pending } = await prepare(sets, input, ledger);
-  const results = jobs.length ? await runTransforms(jobs) : [];
-  const ready = transformed(pending, jobs, results, ledger);
+  const options = { markers: input.markers, created: new Map((input.createdFiles ?? []).map((f) => [f.file, f.text])) };
+  const ready: Ready[] = [];
+  // a set a file of which fails to transform is tried again without the sites tied to that file
+  for (let sets = writeSets(input.plans, options); sets.length;) {
+    const { jobs, pending } = await prepare(sets, input, ledger);
+    const results = jobs.length ? await runTransforms(jobs) : [];
+    const retry: WriteSet[] = [];
+    ready.push(...transformed(pending, jobs, results, ledger, (set, file) => {
+      const split = splitAfterFailure(set, file, options);
+      retry.push(...split.rest);
+      return split.dropped;
+    }));
+    sets = retry;
+  }
   if (input.dryRun) return { changes: ready.flatMap((r) => r.changes), errors: ledger.errors, failed: ledger.failed, written: [] };
   const { written, interrupted } = await commit(ready, input, seams, ledger);
   return { changes: written, errors: ledger.errors, failed: ledger.failed, written: written.map((c) => c.rel), interrupted };
@@ -194,8 +204,11 @@ async function prepare(sets: WriteSet[], input: ApplyInput, ledger: Ledger): Pro
   return { jobs, pending };
 }
 
-/** Keeps the sets whose every file transformed and parsed; drops the others whole. */
-function transformed(pending: Pending[], jobs: TransformJob[], results: TransformResult[], ledger: Ledger): Ready[] {
+/**
+ * Keeps the sets whose every file transformed and parsed. Of a set with a file that did not,
+ * `split` says which sites go with that file: those are dropped, the set's other files untouched.
+ */
+function transformed(pending: Pending[], jobs: TransformJob[], results: TransformResult[], ledger: Ledger, split: (set: WriteSet, file: string) => SitePlan[]): Ready[] {
   const ready: Ready[] = [];
   for (const { set, jobs: own, created } of pending) {
     const changes: FileChange[] = [];
@@ -208,7 +221,10 @@ function transformed(pending: Pending[], jobs: TransformJob[], results: Transfor
     }
     changes.unshift(...created); // a module first, then the files that import it
     if (broken) {
-      ledger.drop(set, changes.map((c) => c.file), broken.file, `rewrite failed, file left unchanged: ${broken.error}`, 'transform-failed', broken.error);
+      const sites = split(set, broken.file);
+      // the files only dropped sites change: a module other importers still need is created with them
+      const files = set.files.filter((f) => f.sites.every((s) => sites.includes(s))).map((f) => f.file).filter((f) => changes.some((c) => c.file === f));
+      ledger.drop({ ...set, sites }, files, broken.file, `rewrite failed, file left unchanged: ${broken.error}`, 'transform-failed', broken.error);
     } else if (changes.length) ready.push({ set, changes });
   }
   return ready;

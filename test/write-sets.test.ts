@@ -342,6 +342,24 @@ describe('a file the run creates (the run-time converter module, M-CONTENT-UNTYP
     assert.deepEqual(disk(dir), JS);
   });
 
+  it('the rewrite of one importer does not parse: its site is reported, the module and the other importer are written', async () => {
+    // a tool bug in one file (probe of JS servers: overlapping edits) held back every importer of the package's module
+    const breakB: TransformRunner = (jobs) => runTransformsHere(jobs.map((j) => (j.file.endsWith('b.js')
+      ? { ...j, edits: [...j.edits, { op: 'replace', rule: 'O-CONTENT-NULL', file: j.file, start: 0, end: 1, text: '(((' }] }
+      : j)));
+    const want = await expected();
+    for (const dryRun of [true, false]) {
+      const dir = tree(JS);
+      const { plans, texts, createdFiles } = planWithModule(dir);
+      const out = await applyPlans({ plans, texts, createdFiles, roots: [dir], cwd: dir, dryRun, markers: true, force: true }, breakB, NO_SEAMS);
+      assert.deepEqual(out.errors.map((e) => e.file), ['src/b.js']);
+      assert.match(out.errors[0].message, /^rewrite failed, file left unchanged: /);
+      assert.deepEqual(Object.entries(failures(out, dir)).map(([file, failure]) => [file, failure.split(':')[0]]), [['src/b.js', 'transform-failed src/b.js']]);
+      assert.deepEqual(out.changes.map((c) => c.rel), [MODULE, 'src/a.js']);
+      assert.deepEqual(disk(dir), dryRun ? JS : { ...JS, [MODULE]: want[MODULE], 'src/a.js': want['src/a.js'] });
+    }
+  });
+
   it('a rename that fails after the module was created: the rollback deletes it and restores the importer', async () => {
     const dir = tree(JS);
     const commit: CommitSeams = { renaming: (change) => { if (change.rel === 'src/b.js') throw new Error('EIO: i/o error, rename'); } };

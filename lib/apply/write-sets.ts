@@ -130,3 +130,27 @@ function collect(sites: SitePlan[], options: WriteSetOptions): WriteSet {
   }
   return set;
 }
+
+/**
+ * A set one of whose files failed to transform (nothing is written yet): the sites that must go
+ * with that file (its own, and every site tied to them by a unit, a group or another edited
+ * file), and the write sets the other sites form without them. A module the run creates ties its
+ * importers only because each needs it: it does not hold them back when one of them fails.
+ */
+export function splitAfterFailure(set: WriteSet, failedFile: string, options: WriteSetOptions): { dropped: SitePlan[]; rest: WriteSet[] } {
+  const created = new Set(set.files.filter((f) => f.create !== undefined).map((f) => `file:${f.file}`));
+  const keys = new Map(set.sites.map((s) => [s, siteKeys(s, options).filter((k) => !created.has(k))]));
+  const dropping = new Set<string>([`file:${failedFile}`]);
+  const dropped = new Set<SitePlan>();
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const site of set.sites) {
+      if (dropped.has(site) || !keys.get(site)!.some((k) => dropping.has(k))) continue;
+      dropped.add(site);
+      for (const k of keys.get(site)!) dropping.add(k);
+      grew = true;
+    }
+  }
+  const remaining = set.sites.filter((s) => !dropped.has(s));
+  return { dropped: [...dropped], rest: componentsByKeys(remaining, (s) => siteKeys(s, options)).map((sites) => collect(sites, options)) };
+}

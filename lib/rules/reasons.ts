@@ -119,7 +119,7 @@ const TABLE = [
     fix: 'Report the bug with a snippet of the call, and migrate this site by hand meanwhile.' },
   // Added by this tool (docs/migration-spec.md §9): the planned rewrite threw or produced code that does not parse.
   { code: 'transform-failed', rules: ['G-ATOMIC'],
-    message: 'The rewrite failed ({detail}); every file of its write set was left as it was.',
+    message: 'The rewrite failed ({detail}); the file, and every file of the sites tied to it (a unit, a group), was left as it was.',
     fix: 'Report the bug with the file, and migrate this site by hand meanwhile.' },
   // Added by this tool (docs/migration-spec.md §9): a file of the site's write set could not be written; none of them was.
   { code: 'write-failed', rules: ['G-UNIT', 'W-ALL-OR-NOTHING'],
