@@ -9,10 +9,10 @@
  * program's last-resort handler (`main().catch(console.error)` at the top of a module): it does
  * what an uncaught throw does, report and end.
  */
-import { ts, climbWrappers, enclosingScope, isConsoleCallee, unwrap } from './ast.js';
+import { ts, enclosingScope, isConsoleCallee, unwrap } from './ast.js';
 import { MAX_HOPS, callersOf, describeFunction, type FollowedFunction } from './callers.js';
 import { locationOf, type ScanContext } from './context.js';
-import { enclosingTry } from './throw-path.js';
+import { enclosingTry, handlerOn } from './throw-path.js';
 
 /** The parse-error-semantics detail when a throw of the parse() call `call` is caught in view. */
 export function parseErrorCatcher(call: ts.CallExpression, ctx: ScanContext): string | undefined {
@@ -52,17 +52,12 @@ function catcherOf(rejecting: ts.CallExpression, ctx: ScanContext, hops: number,
   return undefined;
 }
 
-/** `.catch(h)` or `.then(f, h)` on the promise, through `.then(f)` and `.finally(f)` links (a rejection passes both). */
-function rejectionHandler(promise: ts.Expression): { link: ts.CallExpression; name: string; onRejected: ts.Node } | undefined {
-  const outer = climbWrappers(promise);
-  const access = outer.parent;
-  if (!ts.isPropertyAccessExpression(access) || access.expression !== outer) return undefined;
-  const link = access.parent;
-  if (!ts.isCallExpression(link) || link.expression !== access) return undefined;
-  const name = access.name.text;
-  if (name === 'catch' && link.arguments[0]) return { link, name: '.catch(…)', onRejected: link.arguments[0] };
-  if (name === 'then' && link.arguments[1]) return { link, name: '.then(…, onRejected)', onRejected: link.arguments[1] };
-  return name === 'then' || name === 'finally' ? rejectionHandler(link) : undefined;
+/** `.catch(h)` or `.then(f, h)` on the promise, past any `.finally(f)` (which passes a rejection on). */
+function rejectionHandler(promise: ts.Expression): { link: ts.CallExpression; name: string; onRejected: ts.Expression } | undefined {
+  let handler = handlerOn(promise);
+  while (handler?.kind === 'finally') handler = handlerOn(handler.link);
+  if (!handler?.onRejected) return undefined;
+  return { link: handler.link, name: handler.kind === 'then' ? '.then(…, onRejected)' : '.catch(…)', onRejected: handler.onRejected };
 }
 
 /**

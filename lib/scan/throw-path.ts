@@ -24,15 +24,25 @@ export function beforeRejection(path: { handler: string } | { how: string }): st
 
 /** `.catch(…)`, `.then(f, g)` or `.finally(…)` on the request's promise, through `.then(f)` links. */
 export function promiseHandler(promise: ts.Expression): string | undefined {
+  const handler = handlerOn(promise);
+  return handler && (handler.kind === 'then' ? '.then(…, onRejected)' : `.${handler.kind}(…)`);
+}
+
+/**
+ * The first `.catch(h)`, `.then(f, h)` or `.finally(f)` on a promise, through `.then(f)` links
+ * and the SDK promise's own methods (a rejection passes all of those on).
+ */
+export function handlerOn(promise: ts.Expression): { link: ts.CallExpression; kind: 'catch' | 'then' | 'finally'; onRejected?: ts.Expression } | undefined {
   const outer = climbWrappers(promise);
   const access = outer.parent;
   if (!ts.isPropertyAccessExpression(access) || access.expression !== outer) return undefined;
   const link = access.parent;
   if (!ts.isCallExpression(link) || link.expression !== access) return undefined;
   const name = access.name.text;
-  if (name === 'then') return link.arguments.length >= 2 ? '.then(…, onRejected)' : promiseHandler(link);
-  if (SDK_PROMISE_METHODS.has(name)) return promiseHandler(link);
-  return name === 'catch' || name === 'finally' ? `.${name}(…)` : undefined;
+  if (name === 'then') return link.arguments.length >= 2 ? { link, kind: 'then', onRejected: link.arguments[1] } : handlerOn(link);
+  if (SDK_PROMISE_METHODS.has(name)) return handlerOn(link);
+  if (name === 'catch') return { link, kind: 'catch', onRejected: link.arguments[0] };
+  return name === 'finally' ? { link, kind: 'finally' } : undefined;
 }
 
 /** The SDK's APIPromise methods: their promise rejects as the request's does. */
