@@ -458,7 +458,8 @@ export class ResultAnalyzer {
       if (chain.accessed.length) this.site.note('O-USAGE', 'info', 'Usage fields renamed: prompt_tokens → input_tokens, completion_tokens → output_tokens.');
     }
     if (shape === 'content' || shape === 'parsed' || shape === 'created' || shape === 'leaf') {
-      if (shape === 'leaf' && chain.links.some((l) => ['input_tokens', 'output_tokens', 'cached_tokens', 'reasoning_tokens', 'total_tokens'].includes(l.name))) {
+      // only a renamed field: total_tokens keeps its name
+      if (shape === 'leaf' && chain.links.some((l) => ['input_tokens', 'output_tokens', 'input_tokens_details', 'output_tokens_details'].includes(l.name))) {
         this.site.note('O-USAGE', 'info', 'Usage fields renamed: prompt_tokens → input_tokens, completion_tokens → output_tokens.');
       }
       if (shape === 'content') return this.contentUse(outer, chain);
