@@ -2207,7 +2207,7 @@ function ffunction(fc: FollowCtx, m: FollowModule, head: { name: string; params:
 }
 
 /** `client.chat.completions.create({ … })` at the writer's depth, in module `m` (which gets the client). */
-function fcall(fc: FollowCtx, m: FollowModule, w: Writer, opts: { stream?: boolean; n?: boolean; streamFlag?: string } = {}): string {
+function fcall(fc: FollowCtx, m: FollowModule, w: Writer, opts: { stream?: boolean; n?: boolean; streamFlag?: string; parse?: boolean } = {}): string {
   m.client = true;
   fc.sites++;
   const f = fc.f;
@@ -2222,8 +2222,12 @@ function fcall(fc: FollowCtx, m: FollowModule, w: Writer, opts: { stream?: boole
   if (opts.n) entries.push(prop('n', '2'));
   if (opts.stream) entries.push(prop('stream', 'true'));
   if (opts.streamFlag) entries.push(prop('stream', opts.streamFlag));
+  if (opts.parse) {
+    const schema = obj([prop('type', s('object')), prop('properties', obj([prop('answer', obj([prop('type', s('string'))]))])), prop('required', arr([s('answer')])), prop('additionalProperties', 'false')]);
+    entries.push(prop('response_format', obj([prop('type', s('json_schema')), prop('json_schema', obj([prop('name', s('answer')), prop('schema', schema), prop('strict', 'true')]))])));
+  }
   const arg = obj(entries, entries.length > 2 && f.bool(0.6));
-  return `client.chat.completions.create(${fc.p.print(arg, w.depth)})`;
+  return `client.chat.completions.${opts.parse ? 'parse' : 'create'}(${fc.p.print(arg, w.depth)})`;
 }
 
 /** The site's expectation; `groupFiles` are modules other than the site's whose code certainly changes with it. */
@@ -2383,6 +2387,44 @@ function followHelper(fc: FollowCtx, ai: FollowModule): void {
     return;
   }
   for (const name of names) fexpect(fc, ai, name, { status: 'migrated' }, [hm]);
+}
+
+/**
+ * 8 / edge: a parse() helper whose throw on a cut-off answer (Chat's LengthFinishReasonError) a
+ * caller catches, in another module or one function further up (T-PARSE-NOTHROW: responses.parse
+ * returns output_parsed null instead, so the fallback would not run), or that no caller catches.
+ */
+function followParse(fc: FollowCtx, ai: FollowModule): void {
+  const f = fc.f;
+  const s = (t: string) => fc.p.str(t);
+  const name = `extract${fc.n++}`;
+  ffunction(fc, ai, { name, params: [['q', 'string']] }, (w) => {
+    w.stmt(`const r = await ${fcall(fc, ai, w, { parse: true })}`);
+    w.stmt(`return r.choices[0].message.parsed`);
+  });
+  const catcher = f.weighted<'none' | 'try' | 'catch-method'>([['none', 2], ['try', 2], ['catch-method', 1]]);
+  fc.shapes.add(`follow:parse-caught-${catcher}`);
+  const { m, at } = callerModule(fc, ai);
+  fc.shapes.add(`follow:caller-${at}`);
+  const callee = fref(fc, m, ai, name, at === 'namespace-import');
+  ffunction(fc, m, { name: `answer${fc.n++}`, params: [['q', 'string']], exported: true }, (w) => {
+    if (catcher === 'catch-method') {
+      w.stmt(`return ${callee}(q).catch(() => null)`);
+    } else if (catcher === 'try') {
+      w.open('try');
+      w.stmt(`return await ${callee}(q)`);
+      w.close(' catch {');
+      w.depth++;
+      w.stmt('return null');
+      w.close();
+    } else {
+      w.stmt(`const got = await ${callee}(q)`);
+      w.stmt(`console.log(got ?? ${s('nothing')})`);
+      w.stmt('return got');
+    }
+  });
+  if (catcher === 'none') fexpect(fc, ai, name, { status: 'migrated' });
+  else fexpect(fc, ai, name, { status: 'manual', reasons: ['parse-error-semantics'] });
 }
 
 /** `out += <chunk>.choices[0]?.delta?.content ?? ''` in a loop over `stream`. */
@@ -2612,10 +2654,11 @@ function followProgram(f: Rng, st: Style, p: Printer): GeneratedProgram {
   } else {
     const count = f.weighted([[1, 3], [2, 2]]);
     for (let i = 0; i < count; i++) {
-      const kind = f.weighted<'return' | 'helper' | 'stream' | 'stream-flag' | 'returned-part' | 'holder' | 'used-as-value' | 'third-party'>([
-        ['return', 4], ['helper', 3], ['stream', 3], ['stream-flag', 2], ['returned-part', 2], ['holder', 2], ['used-as-value', 1], ['third-party', 1],
+      const kind = f.weighted<'return' | 'helper' | 'stream' | 'stream-flag' | 'returned-part' | 'holder' | 'parse' | 'used-as-value' | 'third-party'>([
+        ['return', 4], ['helper', 3], ['stream', 3], ['stream-flag', 2], ['returned-part', 2], ['holder', 2], ['parse', 1], ['used-as-value', 1], ['third-party', 1],
       ]);
       if (kind === 'return') followReturn(fc, ai);
+      else if (kind === 'parse') followParse(fc, ai);
       else if (kind === 'returned-part') followReturnedPart(fc, ai);
       else if (kind === 'holder') followHolder(fc, ai);
       else if (kind === 'stream-flag') followStreamFlag(fc, ai);
