@@ -47,6 +47,13 @@ function renderLinks(ctx: TransformContext, links: readonly ChainLink[]): string
     if (link.name.startsWith(TOOL_CALLS_FILTER) && next?.name === INDEX0 && (next.optional || next.nonNull || isJavaScript(ctx.file))) {
       out += `${link.optional ? '?.' : '.'}${functionCalls(ctx, link, 'find')}${next.nonNull ? '!' : ''}`;
       i++;
+      // `tool_calls?.[0].function.arguments`: the `?.` cut the whole chain short when there was no
+      // call; find gives undefined there, so the read after it needs its own `?.`
+      const after = links[i + 1];
+      if (next.optional && after && !after.optional) {
+        out += renderLink(ctx, { ...after, optional: true });
+        i++;
+      }
       continue;
     }
     // a read on the filtered array (`tool_calls?.length`): the array is never nullish, so `?.` says nothing

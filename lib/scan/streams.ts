@@ -274,7 +274,8 @@ export class StreamAnalyzer {
     const access = call.expression as ts.PropertyAccessExpression;
     const awaited = climbWrappers(call).parent;
     if (!ts.isAwaitExpression(awaited)) return this.site.reason('not-supported-yet', `${method}() not awaited`);
-    const results = new ResultAnalyzer(this.ctx, this.site, this.isSiteCall);
+    // ResponseStream.finalResponse() resolves to a ParsedResponse: its function calls are ParsedResponseFunctionToolCall
+    const results = new ResultAnalyzer(this.ctx, this.site, this.isSiteCall, true);
     if (rule.shape === 'completion' || rule.shape === 'message') {
       this.site.edit({ op: 'rename', rule: 'S-FINAL', ...this.site.range(access.name), to: 'finalResponse' });
       return results.analyzeValue(awaited, rule.shape);
