@@ -11,7 +11,7 @@
  * two chunks, a role chunk and a finish chunk, and a Responses stream more events: `n > 1`, `!n`
  * answer alike); the others are reported by the stream analysis.
  */
-import { ts, climbWrappers, isBooleanContext, isConsoleCallee, isConstDeclaration, isFunctionLike, unwrap, walk } from './ast.js';
+import { ts, climbWrappers, isBooleanContext, isConsoleCallee, isConstDeclaration, isFunctionLike, literalValue, unwrap, walk } from './ast.js';
 import { referencesOf } from './references.js';
 
 export interface IterationCounter {
@@ -173,23 +173,59 @@ function declaredOutside(id: ts.Identifier, loop: ts.ForOfStatement, checker: ts
  * iteration on such a test (`if (!delta) continue;`).
  */
 function guardedByChunk(n: ts.Node, body: ts.Node, readsChunk: (n: ts.Node) => boolean): boolean {
+  // a test of the chunk decides it, unless it runs on the branch a presence test takes when the
+  // chunk lacks what it tests for: that branch runs on every other event, and Responses sends
+  // more of those than Chat sent chunks (the else of `if (content)`, what follows `if (finish) return`)
+  const onPresent = (cond: ts.Expression) => readsChunk(cond) && !selectsAbsent(cond, readsChunk);
+  const onAbsent = (cond: ts.Expression) => readsChunk(cond) && !selectsPresent(cond, readsChunk);
   let child: ts.Node = n;
   for (let at = n.parent; at && child !== body; child = at, at = at.parent) {
-    if (ts.isIfStatement(at) && child !== at.expression && readsChunk(at.expression)) return true;
-    if (ts.isConditionalExpression(at) && child !== at.condition && readsChunk(at.condition)) return true;
-    if (ts.isBinaryExpression(at) && at.right === child && isShortCircuit(at.operatorToken.kind) && readsChunk(at.left)) return true;
+    if (ts.isIfStatement(at) && child === at.thenStatement && onPresent(at.expression)) return true;
+    if (ts.isIfStatement(at) && child === at.elseStatement && onAbsent(at.expression)) return true;
+    if (ts.isConditionalExpression(at) && child === at.whenTrue && onPresent(at.condition)) return true;
+    if (ts.isConditionalExpression(at) && child === at.whenFalse && onAbsent(at.condition)) return true;
+    if (ts.isBinaryExpression(at) && at.right === child) {
+      const op = at.operatorToken.kind;
+      if (op === ts.SyntaxKind.AmpersandAmpersandToken && onPresent(at.left)) return true;
+      if ((op === ts.SyntaxKind.BarBarToken || op === ts.SyntaxKind.QuestionQuestionToken) && onAbsent(at.left)) return true;
+    }
     if (ts.isBlock(at)) {
       for (const s of at.statements) {
         if (s === child) break;
-        if (ts.isIfStatement(s) && readsChunk(s.expression) && leavesIteration(s.thenStatement)) return true;
+        if (ts.isIfStatement(s) && !s.elseStatement && onAbsent(s.expression) && leavesIteration(s.thenStatement)) return true;
       }
     }
   }
   return false;
 }
 
-function isShortCircuit(op: ts.SyntaxKind): boolean {
-  return op === ts.SyntaxKind.AmpersandAmpersandToken || op === ts.SyntaxKind.BarBarToken || op === ts.SyntaxKind.QuestionQuestionToken;
+/**
+ * A test true only on chunks that hold what it reads: a truth test of a read of the chunk, a
+ * comparison of one with a literal that is not empty (`=== 'stop'`), or a conjunction with one.
+ */
+function selectsPresent(cond: ts.Expression, readsChunk: (n: ts.Node) => boolean): boolean {
+  const e = unwrap(cond);
+  if (ts.isBinaryExpression(e)) {
+    const op = e.operatorToken.kind;
+    if (op === ts.SyntaxKind.AmpersandAmpersandToken) return selectsPresent(e.left, readsChunk) || selectsPresent(e.right, readsChunk);
+    if (op === ts.SyntaxKind.BarBarToken) return selectsPresent(e.left, readsChunk) && selectsPresent(e.right, readsChunk);
+    if (op === ts.SyntaxKind.EqualsEqualsEqualsToken || op === ts.SyntaxKind.EqualsEqualsToken) {
+      const lit = literalValue(e.left) ?? literalValue(e.right);
+      return Boolean(lit && lit.kind !== 'null' && lit.kind !== 'undefined' && !(lit.kind === 'string' && lit.value === '') && readsChunk(e));
+    }
+    return false;
+  }
+  if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.ExclamationToken) return selectsAbsent(e.operand, readsChunk);
+  return (ts.isIdentifier(e) || ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) && readsChunk(e);
+}
+
+/** A test false only on chunks that hold what it reads (`!content`, `!a || !b`): its negation selects them. */
+function selectsAbsent(cond: ts.Expression, readsChunk: (n: ts.Node) => boolean): boolean {
+  const e = unwrap(cond);
+  if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.ExclamationToken) return selectsPresent(e.operand, readsChunk);
+  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.BarBarToken) return selectsAbsent(e.left, readsChunk) || selectsAbsent(e.right, readsChunk);
+  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken) return selectsAbsent(e.left, readsChunk) && selectsAbsent(e.right, readsChunk);
+  return false;
 }
 
 /** `continue`, `break`, `return`, `throw`, alone or ending a block. */
