@@ -5,11 +5,11 @@
  * a method of a class hierarchy (a call typed as the base may run it), a function exported from
  * a published package, or a module whose importers are not all in the paths given.
  */
-import { ts, climbWrappers, isFunctionLike, walk, returnExpressions, shortText } from './ast.js';
+import { ts, climbWrappers, isFunctionLike, walk, returnExpressions, shortText, unwrap, propertyNameText } from './ast.js';
 import type { ScanContext } from './context.js';
 import type { SiteAnalysis } from './site.js';
 import { locationOf } from './context.js';
-import { isExported, isModuleExports, symbolOf } from './references.js';
+import { isExported, isModuleExports, referencesOf, symbolOf } from './references.js';
 import { fromMissingModule } from './missing-module.js';
 import { isErrorType } from './types.js';
 
@@ -164,8 +164,9 @@ export function usesOf(
   // `export const chat = openai.chat.completions`: the property `.chat` its own initializer reads is not a use
   const decl = name.parent;
   const ownInitializer = ts.isVariableDeclaration(decl) && decl.name === name ? decl.initializer : undefined;
-  const ownProperty = (n: ts.Node) => Boolean(ownInitializer) && ts.isPropertyAccessExpression(n.parent) && n.parent.name === n &&
+  const ownProperty = (n: ts.Node) => Boolean(ownInitializer) && n.getSourceFile() === file && ts.isPropertyAccessExpression(n.parent) && n.parent.name === n &&
     n.getStart() >= ownInitializer!.getStart() && n.getEnd() <= ownInitializer!.getEnd();
+  if (visibleElsewhere && isDefaultExport(decl, name)) return { stop: `${name.text} is a default export, which importers name as they like (${locationOf(ctx, name)})` };
   for (const sf of files) {
     let stop: string | undefined;
     walk(sf, (n) => {
@@ -173,12 +174,36 @@ export function usesOf(
       if (!(ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) || n.text !== name.text || n === name || ownProperty(n)) return undefined;
       const use = kindOfUse(ctx.checker, n, symbol, member);
       if (use === 'use') uses.push(n);
-      else if (use !== 'other' && use !== 'plumbing') stop = `${use} (${locationOf(ctx, n)})`;
+      else if (typeof use === 'object') {
+        // imported or destructured under a name of its own (`import { f as g }`, `const { f: g } = require(…)`, `const { f } = await import(…)`)
+        if (ts.isExportSpecifier(use.local.parent)) stop = `${name.text} is exported again as ${use.local.text} (${locationOf(ctx, n)})`;
+        else uses.push(...referencesOf(ctx.checker, use.local).filter((r) => r !== use.local));
+      } else if (use !== 'other' && use !== 'plumbing') stop = `${use} (${locationOf(ctx, n)})`;
       return undefined;
     });
     if (stop) return { stop };
   }
   return { uses };
+}
+
+/** `export default function f`, `export default f`, `export { f as default }`, `module.exports = f`. */
+function isDefaultExport(decl: ts.Node, name: ts.Identifier | ts.PrivateIdentifier): boolean {
+  if (ts.canHaveModifiers(decl) && ts.getModifiers(decl)?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)) return true;
+  let found = false;
+  walk(name.getSourceFile(), (n) => {
+    if (found) return false;
+    if (ts.isExportAssignment(n) && ts.isIdentifier(unwrap(n.expression)) && (unwrap(n.expression) as ts.Identifier).text === name.text) found = true;
+    if (ts.isExportSpecifier(n) && (n.propertyName ?? n.name).getText() === name.text && n.name.getText() === 'default') found = true;
+    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && isModuleExportsTarget(n.left) && ts.isIdentifier(unwrap(n.right)) && (unwrap(n.right) as ts.Identifier).text === name.text) found = true;
+    return undefined;
+  });
+  return found;
+}
+
+/** `module.exports` or `exports.default` on the left of an assignment. */
+function isModuleExportsTarget(e: ts.Expression): boolean {
+  const text = e.getText().replace(/\s+/g, '');
+  return text === 'module.exports' || text === 'exports.default' || text === 'module.exports.default';
 }
 
 /** The call a use of a function's name makes (`f(…)`, `obj.f(…)`, `this.#f(…)`), if it is one. */
@@ -193,13 +218,23 @@ function callOf(id: ts.Node): ts.CallExpression | undefined {
  * One same-named identifier: a use of the declaration, an import/export of it ('plumbing'),
  * another binding ('other'), or a description of a use that stops the following.
  */
-function kindOfUse(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdentifier, target: ts.Symbol, member: boolean): 'use' | 'plumbing' | 'other' | string {
+function kindOfUse(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdentifier, target: ts.Symbol, member: boolean): 'use' | 'plumbing' | 'other' | { local: ts.Identifier } | string {
   const parent = id.parent;
   if (ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent) || isRequireBinding(parent)) {
     const s = symbolOf(checker, id);
-    return !s || sameSymbol(s, target) ? 'plumbing' : 'other';
+    if (s && !sameSymbol(s, target)) return 'other';
+    // renamed on the way in (or out): the other name's uses are this one's
+    const renamed = (ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isBindingElement(parent)) && parent.propertyName === id && ts.isIdentifier(parent.name) && parent.name.text !== id.text;
+    return renamed ? { local: parent.name as ts.Identifier } : 'plumbing';
   }
-  const s = symbolOf(checker, id);
+  // `const { f } = await import('./m')` (or `{ f: g }`): a binding of the module's export
+  if (ts.isBindingElement(parent) && ts.isObjectBindingPattern(parent.parent) && (parent.propertyName ?? parent.name) === id && ts.isIdentifier(parent.name) && importedModule(parent.parent)) {
+    const key = parent.propertyName ? propertyNameText(parent.propertyName) : parent.name.text;
+    const property = key === undefined ? undefined : checker.getTypeAtLocation(parent.parent).getProperty(key);
+    const s = property && (property.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(property) : property);
+    return s && sameSymbol(s, target) ? { local: parent.name } : 'other';
+  }
+  const s = valueOfExportedProperty(checker, symbolOf(checker, id));
   if (s && !sameSymbol(s, target)) {
     // a signature of an interface or type: a call through it may run this function
     const abstract = s.declarations?.some((d) => ts.isMethodSignature(d) || (ts.isPropertySignature(d) && mayBeFunction(checker, s)));
@@ -239,6 +274,29 @@ function sameSymbol(a: ts.Symbol, b: ts.Symbol): boolean {
   if (a === b) return true;
   const d = a.declarations?.[0];
   return d !== undefined && d === b.declarations?.[0];
+}
+
+/** The pattern destructures `import(…)` or `await import(…)`. */
+function importedModule(pattern: ts.ObjectBindingPattern): boolean {
+  const decl = pattern.parent;
+  if (!ts.isVariableDeclaration(decl) || !decl.initializer) return false;
+  let init = unwrap(decl.initializer);
+  if (ts.isAwaitExpression(init)) init = unwrap(init.expression);
+  return ts.isCallExpression(init) && init.expression.kind === ts.SyntaxKind.ImportKeyword;
+}
+
+/**
+ * `module.exports = { tools }` (or `export default { tools }`): a read of `m.tools` resolves to
+ * the object's property; its value is the declaration it names.
+ */
+function valueOfExportedProperty(checker: ts.TypeChecker, s: ts.Symbol | undefined): ts.Symbol | undefined {
+  const d = s?.declarations?.[0];
+  if (!d) return s;
+  let value: ts.Symbol | undefined;
+  if (ts.isShorthandPropertyAssignment(d)) value = checker.getShorthandAssignmentValueSymbol(d);
+  else if (ts.isPropertyAssignment(d) && ts.isIdentifier(unwrap(d.initializer))) value = checker.getSymbolAtLocation(unwrap(d.initializer));
+  else return s;
+  return value && value.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(value) : value ?? s;
 }
 
 /** `const { f } = require('./m')`: an import spelled in CommonJS (TypeScript binds it as an alias in JavaScript). */
