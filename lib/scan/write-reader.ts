@@ -15,7 +15,7 @@ import { aliasTarget, declarationOf, writtenValue } from './bindings.js';
 import { type ScanContext, locationOf, resolveClass, isProjectFile, relativeFile } from './context.js';
 import { calledFunction, loadedSourceFiles } from './callers.js';
 import { isExported } from './references.js';
-import { REFLECTIVE_WRITE, findIdentifier, memberWritePattern, storedElsewhere } from './writes.js';
+import { COMPUTED_WRITE, REFLECTIVE_WRITE, findIdentifier, memberWritePattern, storedElsewhere } from './writes.js';
 
 /** How many functions deep an object holding a client is followed for writes into it. */
 const MAX_CALLEE_HOPS = 3;
@@ -46,7 +46,11 @@ export class WriteReader {
     const cached = this.outsideWritesCache.get(key);
     if (cached) return cached;
     const writes = memberWritePattern(name);
-    const paths = this.filesOfRun(name, (text) => writes.test(text) || REFLECTIVE_WRITE.test(text));
+    // and the files naming the class that write a member by a key the tool cannot read (`agent[k] = v`)
+    const paths = new Set([
+      ...this.filesOfRun(name, (text) => writes.test(text) || REFLECTIVE_WRITE.test(text) || COMPUTED_WRITE.test(text)),
+      ...(cls.name ? this.filesOfRun(cls.name.text, (text) => COMPUTED_WRITE.test(text)) : []),
+    ]);
     const { files, missing } = loadedSourceFiles(this.ctx, paths);
     let result: OutsideWrites;
     if (missing.length) result = { pending: `files that write a member ${name} were not looked at yet` };
