@@ -424,7 +424,17 @@ export class RequestAnalyzer {
    */
   private passedBelowMinimum(value: ts.Expression): string | undefined {
     const inner = unwrap(value);
-    const slot = ts.isIdentifier(inner) ? parameterSlot(this.ctx.checker, inner) : undefined;
+    // `options.maxTokens || 2000`: what the callers pass, and the fallback
+    if (ts.isBinaryExpression(inner) && (inner.operatorToken.kind === ts.SyntaxKind.BarBarToken || inner.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken)) {
+      const fallback = knownNumbers(this.ctx.checker, inner.right)?.find((n) => n < MIN_OUTPUT_TOKENS);
+      return this.passedBelowMinimum(inner.left) ?? (fallback === undefined ? undefined : `${fallback} (${shortText(inner, 30)})`);
+    }
+    let slot = ts.isIdentifier(inner) ? parameterSlot(this.ctx.checker, inner) : undefined;
+    // `options.maxTokens`, of an options parameter: the property every call passes in it
+    if (ts.isPropertyAccessExpression(inner) && ts.isIdentifier(inner.expression)) {
+      const options = parameterSlot(this.ctx.checker, inner.expression);
+      if (options && options.property === undefined) slot = { ...options, property: inner.name.text, initializer: undefined };
+    }
     if (!slot) return undefined;
     const args = argumentsFor(this.ctx, slot);
     if ('stop' in args) return undefined;
