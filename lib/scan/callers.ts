@@ -3,7 +3,10 @@
  * Chat value leaves, and every call of it in the project. Following stops (W-EDGE), with the
  * place it stopped, at a use that is not a call, a same-named use the checker cannot tell apart,
  * a method of a class hierarchy (a call typed as the base may run it), a function exported from
- * a published package, or a module whose importers are not all in the paths given.
+ * a published package, a default export or a re-export under another name (importers name it as
+ * they like), or a module whose importers are not all in the paths given. A binding that renames
+ * it on the way in (`import { f as g }`, `const { f: g } = require(…)`, `await import(…)`) is
+ * followed to its own uses.
  */
 import { ts, climbWrappers, isFunctionLike, walk, returnExpressions, shortText, unwrap, propertyNameText } from './ast.js';
 import type { ScanContext } from './context.js';
