@@ -316,7 +316,7 @@ export const RULES: readonly RuleInfo[] = [
     example: {
       importsAfter: "import type { ResponseFunctionToolCall } from 'openai/resources/responses/responses';",
       before: "const r = await client.chat.completions.create({\n  model: 'gpt-4o-mini',\n  messages: [{ role: 'user', content: q }],\n  tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { id: { type: 'string' } } } } }],\n});\nfor (const tc of r.choices[0].message.tool_calls ?? []) {\n  if (tc.type === 'function') console.log(tc.id, tc.function.name, tc.function.arguments);\n}",
-      after: "const r = await client.responses.create({\n  model: 'gpt-4o-mini',\n  input: [{ role: 'user', content: q }],\n  tools: [{ type: 'function', name: 'lookup', parameters: { type: 'object', properties: { id: { type: 'string' } } }, strict: false }],\n  store: false,\n});\nfor (const tc of r.output.filter((i): i is ResponseFunctionToolCall => i.type === 'function_call') ?? []) {\n  if (tc.type === 'function_call') console.log(tc.call_id, tc.name, tc.arguments);\n}",
+      after: "const r = await client.responses.create({\n  model: 'gpt-4o-mini',\n  input: [{ role: 'user', content: q }],\n  tools: [{ type: 'function', name: 'lookup', parameters: { type: 'object', properties: { id: { type: 'string' } } }, strict: false }],\n  store: false,\n});\nfor (const tc of r.output.filter((i): i is ResponseFunctionToolCall => i.type === 'function_call')) {\n  if (tc.type === 'function_call') console.log(tc.call_id, tc.name, tc.arguments);\n}",
     },
   },
   {

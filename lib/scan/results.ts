@@ -453,6 +453,15 @@ export class ResultAnalyzer {
         op: 'chain', rule: ruleOf(shape), ...this.site.range(end), rootStart: root.start, rootEnd: root.end, tail: chain.links, rootText: chain.rootText,
         ...(appendLength ? { appendLength } : {}),
       });
+      // `tool_calls ?? []` (or `|| []`): the filter is always an array, so the fallback is dead code
+      const fallback = outer.parent;
+      if (shape === 'tool-calls' && ts.isBinaryExpression(fallback) && fallback.left === outer && isEmptyArray(fallback.right) &&
+        (fallback.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || fallback.operatorToken.kind === ts.SyntaxKind.BarBarToken)) {
+        // `(tool_calls || []).length`: the parentheses go too, the filter call needs none
+        const parens = ts.isParenthesizedExpression(fallback.parent) ? fallback.parent : undefined;
+        if (parens) this.site.edit({ op: 'replace', rule: 'O-TOOLCALLS', file: root.file, start: parens.getStart(), end: parens.getStart() + 1, text: '' });
+        this.site.edit({ op: 'replace', rule: 'O-TOOLCALLS', file: root.file, start: outer.getEnd(), end: (parens ?? fallback).getEnd(), text: '' });
+      }
     }
     if (shape === 'usage' || shape === 'prompt-details' || shape === 'completion-details') {
       if (chain.accessed.length) this.site.note('O-USAGE', 'info', 'Usage fields renamed: prompt_tokens → input_tokens, completion_tokens → output_tokens.');
@@ -1235,6 +1244,12 @@ function enclosingFunctionText(node: ts.Node): string {
   let current: ts.Node | undefined = node.parent;
   while (current && !isFunctionLike(current) && !ts.isSourceFile(current)) current = current.parent;
   return current ? current.getText() : '';
+}
+
+/** `[]`, with or without a cast (`[] as ChatCompletionMessageToolCall[]`). */
+function isEmptyArray(e: ts.Expression): boolean {
+  const inner = unwrap(e);
+  return ts.isArrayLiteralExpression(inner) && inner.elements.length === 0;
 }
 
 /** Fresh names already given out in a function (two destructurings there must not get the same). */
