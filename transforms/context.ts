@@ -275,7 +275,10 @@ export function bare(ctx: TransformContext, start: number, end: number, text: st
   if (!text.startsWith('(') || !text.endsWith(')') || !wrapsWhole(text)) return text;
   const before = ctx.text.slice(0, start).trimEnd();
   const after = ctx.text.slice(end).trimStart();
-  return before.endsWith('(') && after.startsWith(')') ? text.slice(1, -1) : text;
+  if (before.endsWith('(') && after.startsWith(')')) return text.slice(1, -1);
+  // the whole right side of `=` (`const piece = <here>;`): only a comma binds looser, and it ends it too
+  const assigned = /(^|[^=!<>])=$/.test(before) && (/^[;,)\]}]/.test(after) || /^[ \t]*\r?\n/.test(ctx.text.slice(end)));
+  return assigned ? text.slice(1, -1) : text;
 }
 
 /** `(a) && (b)` starts and ends with parentheses but they are not one group. */
