@@ -10,7 +10,8 @@ import {
   AZURE_DEPLOYMENTS, AZURE_HOST, AZURE_V1_SUFFIX, SDK_BASE_URL_ENV, SDK_DEFAULT_BASE_URL, isOpenAIHost,
 } from '../rules/providers.js';
 import {
-  ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, returnExpressions, isGlobal, thisClass } from './ast.js';
+  ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, returnExpressions, isGlobal, thisClass, climbWrappers } from './ast.js';
+import { referencesOf } from './references.js';
 import { chainOf } from './find-sites.js';
 import { isMockPackage, isOtherSdk } from '../rules/other-sdks.js';
 import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf, valuesAssignedTo } from './bindings.js';
@@ -480,15 +481,19 @@ export class ProviderResolver {
     if (!obj) return 'opaque';
     readLiteral(obj, 0);
     if (variable) {
-      // later writes: opts.baseURL = …  (P09: conditional → runtime)
+      // the object handed on, aliased or written by a key the tool cannot read (Object.assign(opts,
+      // { baseURL }), usePreset(opts), const cfg = opts): what it holds at `new` is not in view
+      if (ts.isIdentifier(variable.name) && referencesOf(this.ctx.checker, variable.name).some((ref) => ref !== variable!.name && !readsOrWritesMember(ref))) return 'opaque';
+      // later writes: opts.baseURL = …, opts['baseURL'] = …  (P09: conditional → runtime)
       const symbol = this.ctx.checker.getSymbolAtLocation(variable.name);
       const scope = variable.getSourceFile();
       walk(scope, (n) => {
         if (!ts.isBinaryExpression(n) || n.operatorToken.kind !== ts.SyntaxKind.EqualsToken) return;
         const left = unwrap(n.left);
-        if (!ts.isPropertyAccessExpression(left) || !ts.isIdentifier(left.expression)) return;
+        if (!(ts.isPropertyAccessExpression(left) || ts.isElementAccessExpression(left)) || !ts.isIdentifier(left.expression)) return;
         if (this.ctx.checker.getSymbolAtLocation(left.expression) !== symbol) return;
-        const key = left.name.text;
+        const key = ts.isPropertyAccessExpression(left) ? left.name.text : stringValue(left.argumentExpression);
+        if (key === undefined) return;
         if (isConditional(n, variable!)) {
           if (key === 'baseURL' || key === 'provider' || key === 'defaultQuery') conditionalBaseURL = true;
         } else props.set(key, n.right);
@@ -1294,4 +1299,31 @@ function bindingRoot(decl: ts.BindingElement): ts.Node | undefined {
 /** A client the SDK builds in view whose base URL is only known at run time (P-RUNTIME). */
 function runtimeBaseURL(evidence: string, construction: ts.NewExpression): Origin {
   return { kind: 'sdk', provider: 'unknown', isDefault: false, notes: [], construction, evidence, reason: { code: 'provider-unknown', detail: 'runtime-base-url' } };
+}
+
+/**
+ * A use of an options object that leaves its members in view: a member read, a member written
+ * with `=` by a name or a literal key (the caller reads those writes), a spread into a literal,
+ * or the argument of a `new` (the client's construction).
+ */
+function readsOrWritesMember(ref: ts.Identifier): boolean {
+  const use = climbWrappers(ref);
+  const parent = use.parent;
+  if (ts.isPropertyAccessExpression(parent) && parent.expression === use) return plainlyUsed(parent);
+  if (ts.isElementAccessExpression(parent) && parent.expression === use) return stringValue(parent.argumentExpression) !== undefined && plainlyUsed(parent);
+  if (ts.isSpreadAssignment(parent)) return true;
+  return ts.isNewExpression(parent) && Boolean(parent.arguments?.includes(use as ts.Expression));
+}
+
+/** A member access that is read, or the target of a plain `=` (not `??=`, `delete`, `++`, a destructuring target). */
+function plainlyUsed(access: ts.Expression): boolean {
+  const outer = climbWrappers(access);
+  const parent = outer.parent;
+  if (ts.isBinaryExpression(parent) && parent.left === outer) return parent.operatorToken.kind === ts.SyntaxKind.EqualsToken || !isAssignmentOperator(parent.operatorToken.kind);
+  if (ts.isDeleteExpression(parent) || ((ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent)) && (parent.operator === ts.SyntaxKind.PlusPlusToken || parent.operator === ts.SyntaxKind.MinusMinusToken))) return false;
+  return !(ts.isArrayLiteralExpression(parent) || ts.isShorthandPropertyAssignment(parent) || (ts.isPropertyAssignment(parent) && ts.isObjectLiteralExpression(parent.parent) && ts.isBinaryExpression(parent.parent.parent)));
+}
+
+function isAssignmentOperator(kind: ts.SyntaxKind): boolean {
+  return kind >= ts.SyntaxKind.FirstAssignment && kind <= ts.SyntaxKind.LastAssignment;
 }
