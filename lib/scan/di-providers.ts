@@ -5,7 +5,7 @@
  * The class is never constructed in view, so W-INJECTED's callers cannot prove the client; the
  * providers of the token can, when every one of them is in view and readable.
  */
-import { bindingOfExpression, declarationOf } from './bindings.js';
+import { aliasTarget, bindingOfExpression, declarationOf } from './bindings.js';
 import type { ScanContext } from './context.js';
 import { propertyNameText, propertyValue, returnExpressions, stringValue, ts, unwrap, walk } from './ast.js';
 import { loadedSourceFiles } from './callers.js';
@@ -42,7 +42,9 @@ export function tokenProviders(ctx: ScanContext, token: ts.Expression): TokenPro
   if (!search || !key) return undefined;
   const values: ts.Expression[] = [];
   let unreadable: string | undefined;
-  const { files, missing } = loadedSourceFiles(ctx, search.filesNaming(key.text));
+  // a file may register it by its value as well as by its name (`{ provide: 'OPENAI_CLIENT', … }`)
+  const named = new Set([...search.filesNaming(key.text), ...(key.literal !== undefined ? search.filesNaming(literalText(key.literal)) : [])]);
+  const { files, missing } = loadedSourceFiles(ctx, named);
   for (const sf of files) {
     walk(sf, (n) => {
       if (!ts.isObjectLiteralExpression(n)) return;
@@ -62,20 +64,45 @@ type Key = { text: string; symbol?: ts.Symbol; literal?: string };
 
 function tokenKey(ctx: ScanContext, token: ts.Expression): Key | undefined {
   const e = unwrap(token);
+  const literal = tokenValue(ctx, e);
+  if (!ts.isIdentifier(e) && !ts.isPropertyAccessExpression(e)) return literal === undefined ? undefined : { text: literalText(literal), literal };
+  const name = ts.isIdentifier(e) ? e : e.name;
+  return { text: name.text, symbol: symbolOf(ctx.checker, name), literal };
+}
+
+/**
+ * The value a token stands for when the framework compares tokens by value: a string (`'OPENAI'`,
+ * or a const or enum member holding one, imported or not) or `Symbol.for('key')` (the same symbol
+ * wherever it is written). Undefined for a token compared by identity (a class, a `Symbol()`).
+ */
+function tokenValue(ctx: ScanContext, token: ts.Expression, depth = 0): string | undefined {
+  const e = unwrap(token);
   const literal = stringValue(e);
-  if (literal !== undefined) return { text: literal, literal };
-  if (!ts.isIdentifier(e)) return undefined;
-  // a const whose value is a string (`export const OPENAI = 'OPENAI'`) is that string too
-  const decl = declarationOf(ctx.checker, e);
-  const value = decl && ts.isVariableDeclaration(decl) && decl.initializer ? stringValue(unwrap(decl.initializer)) : undefined;
-  return { text: e.text, symbol: symbolOf(ctx.checker, e), literal: value };
+  if (literal !== undefined) return literal;
+  if (ts.isCallExpression(e) && e.expression.getText().replace(/\s+/g, '') === 'Symbol.for' && e.arguments.length === 1) {
+    const key = stringValue(unwrap(e.arguments[0]));
+    return key === undefined ? undefined : `Symbol.for(${key})`;
+  }
+  const name = ts.isIdentifier(e) ? e : ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name) ? e.name : undefined;
+  if (!name || depth > 3) return undefined;
+  let decl = declarationOf(ctx.checker, name);
+  decl = decl && (aliasTarget(ctx.checker, decl) ?? decl);
+  const init = decl && (ts.isVariableDeclaration(decl) || ts.isEnumMember(decl)) ? decl.initializer : undefined;
+  return init ? tokenValue(ctx, init, depth + 1) : undefined;
+}
+
+/** The text a file registering the token names it by. */
+function literalText(value: string): string {
+  const symbolFor = /^Symbol\.for\((.*)\)$/.exec(value);
+  return symbolFor ? symbolFor[1] : value;
 }
 
 function sameToken(ctx: ScanContext, key: Key, provide: ts.Expression): boolean {
   const e = unwrap(provide);
-  if (ts.isIdentifier(e)) return key.symbol !== undefined && symbolOf(ctx.checker, e) === key.symbol;
-  const literal = stringValue(e);
-  return literal !== undefined && literal === key.literal;
+  if ((ts.isIdentifier(e) || ts.isPropertyAccessExpression(e)) && key.symbol !== undefined && symbolOf(ctx.checker, ts.isIdentifier(e) ? e : e.name) === key.symbol) return true;
+  // tokens compared by value: a string, or Symbol.for of the same key, however each is written
+  const value = tokenValue(ctx, e);
+  return value !== undefined && value === key.literal;
 }
 
 /** `useValue: v` → v; `useFactory: () => v` (or a method) → what it returns; anything else cannot be read. */

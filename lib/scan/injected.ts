@@ -15,7 +15,7 @@
  * from its `main`/`exports`) is constructed by code out of view: it is never proven.
  */
 import path from 'node:path';
-import { ts, climbWrappers } from './ast.js';
+import { ts, climbWrappers, propertyNameText } from './ast.js';
 import { locationOf } from './context.js';
 import type { TextReader } from './endpoint-importers.js';
 import { escapeRegExp } from '../regexp.js';
@@ -145,6 +145,11 @@ export class PublishedPackages {
 /** What takes the client: a class (through its constructor) or a function. */
 export interface Holder {
   kind: 'class' | 'function';
+  /**
+   * A class a DI framework builds from its registration (`@Inject(TOKEN)` parameters): a listing
+   * in a module's `providers` is that registration, not a construction the tool must follow.
+   */
+  registered?: boolean;
   node: ts.ClassLikeDeclaration | ts.FunctionLikeDeclaration;
   /** The declarations a reference to it resolves to (a function expression's or class expression's const too). */
   decls: ReadonlySet<ts.Node>;
@@ -340,6 +345,7 @@ function classify(scope: InjectedScope, holder: Holder, id: ts.Identifier, uses:
   const outer = climbWrappers(ref);
   const parent = outer.parent;
   const used = `${holder.name} is used as a value in ${locationOf(scope, id)}, where its ${holder.kind === 'class' ? 'constructions' : 'calls'} cannot be followed`;
+  if (holder.registered && ts.isArrayLiteralExpression(parent) && ts.isPropertyAssignment(parent.parent) && REGISTRATIONS.has(propertyNameText(parent.parent.name) ?? '')) return undefined;
   if (ts.isNewExpression(parent) && parent.expression === outer) {
     if (holder.kind !== 'class') return used;
     uses.news.push(parent);
@@ -387,6 +393,9 @@ const SELF_CONSTRUCTION = /\bnew\s+this\b|\bthis\s*\.\s*constructor\b|\bnew\.tar
  * `super(…)` calls of its subclasses' constructors and the constructions of subclasses that have none.
  * `why` when one cannot be followed or some importers were not looked for yet.
  */
+/** Where a DI module lists the classes the framework builds (NestJS `@Module`, Angular `@NgModule`/`@Component`). */
+const REGISTRATIONS: ReadonlySet<string> = new Set(['providers', 'controllers', 'exports', 'viewProviders']);
+
 export function invocationsOf(scope: InjectedScope, holder: Holder, level = 0): Found<{ calls: Invocation[] }> {
   if (holder.kind === 'class' && SELF_CONSTRUCTION.test(holder.node.getText())) {
     return { why: `${holder.name} builds instances of itself through \`this\`` };

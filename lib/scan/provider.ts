@@ -809,12 +809,16 @@ export class ProviderResolver {
     const why = !provided ? `no provider of ${shortText(token, 30)} in view`
       : 'pending' in provided ? `the providers of ${shortText(token, 30)} are being looked for`
       : provided.unreadable;
-    if (provided && 'values' in provided && !why) return provided.values.flatMap((v) => this.origins(v, depth));
+    if (provided && 'values' in provided && !why) {
+      // the class built by hand too (`new ChatService(new OpenAI({ baseURL }))` in a script): those clients as well
+      const direct = this.fromInjected(param, [], undefined, depth, true);
+      return [...provided.values.flatMap((v) => this.origins(v, depth)), ...('origins' in direct ? direct.origins : [])];
+    }
     return this.fromTyped(param, param.type, `${evidence} (injected by token: ${why})`, use);
   }
 
-  private fromInjected(param: ts.ParameterDeclaration, path: readonly string[], leafDefault: ts.Expression | undefined, depth: number): Injected {
-    const key = `${param.getSourceFile().fileName}:${param.pos}:${path.join('.')}`;
+  private fromInjected(param: ts.ParameterDeclaration, path: readonly string[], leafDefault: ts.Expression | undefined, depth: number, registered = false): Injected {
+    const key = `${param.getSourceFile().fileName}:${param.pos}:${path.join('.')}${registered ? ':registered' : ''}`;
     const cached = this.injectedCache.get(key);
     if (cached) return cached;
     // a holder that passes its own parameter on to itself adds nothing
@@ -822,7 +826,7 @@ export class ProviderResolver {
     if (depth > MAX_DEPTH) return { why: 'too deep to follow' };
     this.injectedActive.add(key);
     try {
-      const result = this.computeInjected(param, path, leafDefault, depth + 1);
+      const result = this.computeInjected(param, path, leafDefault, depth + 1, registered);
       this.injectedCache.set(key, result);
       return result;
     } finally {
@@ -830,13 +834,13 @@ export class ProviderResolver {
     }
   }
 
-  private computeInjected(param: ts.ParameterDeclaration, path: readonly string[], leafDefault: ts.Expression | undefined, depth: number): Injected {
+  private computeInjected(param: ts.ParameterDeclaration, path: readonly string[], leafDefault: ts.Expression | undefined, depth: number, registered: boolean): Injected {
     if (param.dotDotDotToken) return { why: 'a rest parameter' };
     const fn = param.parent;
     if (!isFunctionLike(fn)) return { why: 'not a parameter of a function' };
     const holder = holderOf(fn);
     if ('why' in holder) return holder;
-    const found = invocationsOf(this.ctx, holder);
+    const found = invocationsOf(this.ctx, { ...holder, registered });
     if ('why' in found) return found;
     const verb = holder.kind === 'class' ? 'constructed' : 'called';
     if (found.calls.length === 0) return { why: `${holder.name} is never ${verb} in view` };
