@@ -656,12 +656,39 @@ export class ProviderResolver {
     const decl = symbol?.declarations?.[0];
     // its type is then all that is known, and the report says why the callers did not prove it
     if (unproven && decl && ts.isPropertySignature(decl)) return this.fromTyped(decl, decl.type, `${shortText(expr, 30)} is declared by an interface in ${locationOf(this.ctx, decl)} (${unproven})`);
+    const prototypeField = object.kind === ts.SyntaxKind.ThisKeyword && name && symbol ? this.functionFieldWritten(symbol, name) : undefined;
+    if (prototypeField) return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)} (${prototypeField})`);
     if (decl && isProjectFile(decl.getSourceFile())) {
       const writer = this.writes.literalMemberWriter(decl);
       if (writer) return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)} (${writer})`);
       return this.fromDeclaration(decl, expr, depth);
     }
     return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)}`);
+  }
+
+  /**
+   * P-SIGNALS / P-SUBCLASS for a constructor function (`function Bot() { this.ai = new OpenAI(); }`
+   * with `Bot.prototype.ask` reading `this.ai`), which has no class for the field rules: why its
+   * field cannot be read from the one write the checker declares it by. Another `this.ai = …` (a
+   * prototype method), a write of the member anywhere else in the run (`bot.ai = …`), or a function
+   * built on it (`Base.call(this)`, `Object.create(Base.prototype)`, `inherits(Sub, Base)`).
+   */
+  private functionFieldWritten(symbol: ts.Symbol, name: string): string | undefined {
+    // in JavaScript the checker declares such a field by its assignments (`this.ai = …`)
+    const decls = symbol.declarations ?? [];
+    const thisWrite = (d: ts.Node) => ts.isBinaryExpression(d) && ts.isPropertyAccessExpression(d.left) && d.left.expression.kind === ts.SyntaxKind.ThisKeyword;
+    const fn = decls[0] && thisWrite(decls[0]) ? enclosingFunctionOf(decls[0]) : undefined;
+    if (!fn || !ts.isFunctionDeclaration(fn) && !ts.isFunctionExpression(fn)) return undefined;
+    if (decls.length > 1) return `${name} is written in ${decls.length} places (${decls.map((d) => locationOf(this.ctx, d)).join(', ')})`;
+    const writes = memberWritePattern(name);
+    const files = this.writes.filesOfRun(name, (text) => writes.test(text));
+    const count = files.reduce((n, f) => n + ((this.ctx.callerSearch?.textOf(f) ?? this.ctx.program.getSourceFile(f)?.text ?? '').match(new RegExp(writes.source, 'g'))?.length ?? 0), 0);
+    if (count > 1) return `${name} is written elsewhere too (${files.map((f) => relativeFile(this.ctx.cwd, f)).join(', ')})`;
+    const ctor = fn.name?.text ?? (ts.isVariableDeclaration(fn.parent) && ts.isIdentifier(fn.parent.name) ? fn.parent.name.text : undefined);
+    if (!ctor) return undefined;
+    const derived = new RegExp(`\\b${ctor}\\s*\\.\\s*(?:call|apply)\\s*\\(\\s*this\\b|Object\\s*\\.\\s*create\\s*\\(\\s*${ctor}\\s*\\.\\s*prototype|inherits\\s*\\(\\s*[\\w$.]+\\s*,\\s*${ctor}\\s*\\)`);
+    const sub = this.writes.filesOfRun(ctor, (text) => derived.test(text));
+    return sub.length ? `${ctor} is extended in ${sub.map((f) => relativeFile(this.ctx.cwd, f)).join(', ')}` : undefined;
   }
 
   /**
@@ -1330,4 +1357,13 @@ function plainlyUsed(access: ts.Expression): boolean {
 
 function isAssignmentOperator(kind: ts.SyntaxKind): boolean {
   return kind >= ts.SyntaxKind.FirstAssignment && kind <= ts.SyntaxKind.LastAssignment;
+}
+
+/** The function a node is in (not crossing arrow functions, which keep `this`). */
+function enclosingFunctionOf(node: ts.Node): ts.FunctionLikeDeclaration | undefined {
+  for (let at = node.parent; at; at = at.parent) {
+    if (ts.isArrowFunction(at)) continue;
+    if (isFunctionLike(at)) return at as ts.FunctionLikeDeclaration;
+  }
+  return undefined;
 }
