@@ -912,6 +912,9 @@ export class ResultAnalyzer {
     if (this.mayGetNullContent() && isStringified(outer)) {
       this.site.note('O-CONTENT-NULL', 'warn', "The content is turned into text here: a null content (a tool-call turn, a refusal) gave 'null', output_text gives ''.");
     }
+    if (this.mayGetNullContent() && isJsonParsed(climbWrappers(outer))) {
+      this.site.note('O-CONTENT-NULL', 'warn', "JSON.parse of the content: a null content (a tool-call turn, a refusal) parsed to null, output_text's '' throws a SyntaxError.");
+    }
     this.aliasOrDone(outer, 'content', chain);
   }
 
@@ -1376,6 +1379,12 @@ function emptyStringStep(name: string, call: ts.CallExpression | undefined): '' 
 }
 
 /** `${content}`, `'…' + content`, `String(content)`, `console.log(content)`: a null becomes the text 'null'. */
+/** `JSON.parse(<node>)`. */
+function isJsonParsed(outer: ts.Node): boolean {
+  const parent = outer.parent;
+  return ts.isCallExpression(parent) && parent.arguments[0] === outer && parent.expression.getText().replace(/\s+/g, '') === 'JSON.parse';
+}
+
 function isStringified(outer: ts.Node): boolean {
   const parent = outer.parent;
   if (ts.isTemplateSpan(parent) && parent.expression === outer) return true;
