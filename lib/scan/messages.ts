@@ -2,7 +2,7 @@
  * Message analysis (docs/migration-spec.md §3, M- rules): can the `messages` value become `input`, what
  * must change shape, and may its leading system message be hoisted into `instructions`?
  */
-import { ts, isInside, isTypeAssertion, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers, isJavaScriptFile, isConsoleArgument, isConstDeclaration, returnExpressions } from './ast.js';
+import { ts, isEmptinessTest, isFunctionLike, isInside, isTypeAssertion, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers, isJavaScriptFile, isConsoleArgument, isConstDeclaration, returnExpressions } from './ast.js';
 import { declarationOf } from './bindings.js';
 import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
@@ -116,6 +116,7 @@ export class MessagesAnalyzer {
     this.site.edit({ op: 'messages', rule: 'M-INPUT', ...this.site.range(init) });
     this.elements(init);
     let escapes: ts.Node | undefined;
+    const lengths: ts.Node[] = [];
     for (const ref of referencesOf(this.ctx.checker, decl.name)) {
       const use = climbWrappers(ref);
       const parent = use.parent;
@@ -127,10 +128,19 @@ export class MessagesAnalyzer {
           for (const arg of call.arguments) this.pushed(arg, decl);
           continue;
         }
-        if (method === 'length') continue;
+        if (method === 'length') {
+          lengths.push(parent);
+          continue;
+        }
       }
       if (isConsoleArgument(use)) continue;
       escapes ??= use;
+    }
+    // with replayed output the history holds Responses items (a function_call per call, reasoning):
+    // its length counts those, so only an emptiness test or a log reads it alike
+    const counted = this.hasItems ? lengths.find((l) => !isEmptinessTest(l) && !loggedIn(l)) : undefined;
+    if (counted && !escapes) {
+      this.site.reason('result-escapes', `store: ${shortText(climbWrappers(counted).parent, 40)} counts the history ${decl.name.text}, which holds replayed output as Responses items (${locationOf(this.ctx, counted)})`);
     }
     // a history that holds replayed results and leaves this code is persisted Chat data (P29)
     if (escapes) {
@@ -561,6 +571,14 @@ function assignedValues(checker: ts.TypeChecker, name: ts.Identifier): ts.Expres
     const parent = use.parent;
     return ts.isBinaryExpression(parent) && parent.left === use && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken ? [parent.right] : [];
   });
+}
+
+/** Part of what a console call prints (`console.log(\`history: ${messages.length}\`)`): a log, which may change (O-ESCAPE). */
+function loggedIn(node: ts.Node): boolean {
+  for (let at: ts.Node = node; at.parent && !ts.isStatement(at.parent) && !isFunctionLike(at.parent); at = at.parent) {
+    if (isConsoleArgument(at)) return true;
+  }
+  return false;
 }
 
 /**
