@@ -188,11 +188,6 @@ export function stringLiteralValue(n: Node | undefined): string | undefined {
   return undefined;
 }
 
-/** The text of an object literal's properties, between the braces, trimmed. */
-export function innerText(ctx: TransformContext, obj: Node): string {
-  return ctx.text.slice(obj.start + 1, obj.end - 1).trim().replace(/,\s*$/, '');
-}
-
 /** The text of [start, end) with some inner ranges replaced (for building a reshaped literal). */
 export function sliceWith(ctx: TransformContext, start: number, end: number, replacements: { start: number; end: number; text: string }[]): string {
   let out = '';

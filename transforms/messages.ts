@@ -6,7 +6,7 @@
  */
 import type { ConvertEdit, MessagesEdit, WrapRequestEdit } from '../lib/plan.js';
 import { CONVERTER_NAME } from '../lib/runtime/names.js';
-import { type Node, type TransformContext, findProp, flattenedProperties, propKey, props, stringLiteralValue, innerText, unwrapNode, valueOf } from './context.js';
+import { type Node, type TransformContext, findProp, flattenedProperties, propKey, props, stringLiteralValue, unwrapNode, valueOf } from './context.js';
 
 export function rewriteMessages(ctx: TransformContext, edit: MessagesEdit): void {
   if (edit.op === 'message') {

@@ -278,7 +278,6 @@ export function isDestructuringTarget(node: ts.Node): boolean {
     ((ts.isForOfStatement(parent) || ts.isForInStatement(parent)) && parent.initializer === child)));
 }
 
-
 const ARITHMETIC: Partial<Record<ts.SyntaxKind, (a: number, b: number) => number>> = {
   [ts.SyntaxKind.PlusToken]: (a, b) => a + b,
   [ts.SyntaxKind.MinusToken]: (a, b) => a - b,

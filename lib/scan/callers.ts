@@ -21,6 +21,11 @@ export const MAX_HOPS = 3;
 
 export type FollowedFunction = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunction | ts.FunctionExpression;
 
+/** A function whose callers can be looked for (a declaration, a method, an arrow or a function expression). */
+export function isFollowedFunction(node: ts.Node | undefined): node is FollowedFunction {
+  return Boolean(node && (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node)));
+}
+
 export type Callers =
   | { calls: ts.CallExpression[] }
   /** Why following stopped, and where. */
@@ -64,7 +69,7 @@ export function returningFunction(outer: ts.Node): FollowedFunction | undefined 
     while (fn && !isFunctionLike(fn)) fn = fn.parent;
   }
   if (!fn) return undefined;
-  if (ts.isFunctionDeclaration(fn) || ts.isMethodDeclaration(fn) || ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) return fn;
+  if (isFollowedFunction(fn)) return fn;
   return undefined;
 }
 
@@ -195,18 +200,15 @@ function isDefaultExport(decl: ts.Node, name: ts.Identifier | ts.PrivateIdentifi
   let found = false;
   walk(name.getSourceFile(), (n) => {
     if (found) return false;
-    if (ts.isExportAssignment(n) && ts.isIdentifier(unwrap(n.expression)) && (unwrap(n.expression) as ts.Identifier).text === name.text) found = true;
     if (ts.isExportSpecifier(n) && (n.propertyName ?? n.name).getText() === name.text && n.name.getText() === 'default') found = true;
-    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && isModuleExportsTarget(n.left) && ts.isIdentifier(unwrap(n.right)) && (unwrap(n.right) as ts.Identifier).text === name.text) found = true;
+    if (!ts.isIdentifier(n) || n.text !== name.text) return undefined;
+    const whole = climbWrappers(n);
+    // `export default f`, `module.exports = f`, `exports.default = f`
+    if ((ts.isExportAssignment(whole.parent) && whole.parent.expression === whole) || isModuleExports(whole) ||
+      (ts.isBinaryExpression(whole.parent) && whole.parent.right === whole && /^(module\.)?exports\.default$/.test(whole.parent.left.getText().replace(/\s+/g, '')))) found = true;
     return undefined;
   });
   return found;
-}
-
-/** `module.exports` or `exports.default` on the left of an assignment. */
-function isModuleExportsTarget(e: ts.Expression): boolean {
-  const text = e.getText().replace(/\s+/g, '');
-  return text === 'module.exports' || text === 'exports.default' || text === 'module.exports.default';
 }
 
 /** The call a use of a function's name makes (`f(…)`, `obj.f(…)`, `this.#f(…)`), if it is one. */

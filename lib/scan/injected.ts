@@ -387,15 +387,15 @@ function classify(scope: InjectedScope, holder: Holder, id: ts.Identifier, uses:
 /** Builds itself from inside (`new this(…)`, `new this.constructor(…)`, `new.target`): constructions out of sight. */
 const SELF_CONSTRUCTION = /\bnew\s+this\b|\bthis\s*\.\s*constructor\b|\bnew\.target\b/;
 
+/** Where a DI module lists the classes the framework builds (NestJS `@Module`, Angular `@NgModule`/`@Component`). */
+const REGISTRATIONS: ReadonlySet<string> = new Set(['providers', 'controllers', 'exports', 'viewProviders']);
+
 /**
  * Every call or construction of a holder in view: its own module, the modules that import it
  * (found between passes, CallerSearch), the modules that re-export it and theirs; for a class, the
  * `super(…)` calls of its subclasses' constructors and the constructions of subclasses that have none.
  * `why` when one cannot be followed or some importers were not looked for yet.
  */
-/** Where a DI module lists the classes the framework builds (NestJS `@Module`, Angular `@NgModule`/`@Component`). */
-const REGISTRATIONS: ReadonlySet<string> = new Set(['providers', 'controllers', 'exports', 'viewProviders']);
-
 export function invocationsOf(scope: InjectedScope, holder: Holder, level = 0): Found<{ calls: Invocation[] }> {
   if (holder.kind === 'class' && SELF_CONSTRUCTION.test(holder.node.getText())) {
     return { why: `${holder.name} builds instances of itself through \`this\`` };

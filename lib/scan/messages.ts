@@ -253,7 +253,8 @@ export class MessagesAnalyzer {
     const path = rejectionPath(call);
     if (path) {
       const inArguments = call.arguments.some((a) => isInside(value, a));
-      const other = sdkPromiseMethod(call) ? `its ${sdkPromiseMethod(call)} is the SDK's, which the wrapper's promise lacks` : otherThrows(this.ctx.checker, call);
+      const sdkMethod = sdkPromiseMethod(call);
+      const other = sdkMethod ? `its ${sdkMethod} is the SDK's, which the wrapper's promise lacks` : otherThrows(this.ctx.checker, call);
       if (other) return `${beforeRejection(path)}, and the request cannot be wrapped to reject instead: ${other}`;
       if (!inArguments && !this.convertAtRequest()) return beforeRejection(path);
       this.wrapRequest(call);

@@ -7,7 +7,7 @@
  */
 import { ts, unwrap, literalValue, isWriteReference, propertyNameText, propertyValue, walk, climbWrappers } from './ast.js';
 import { declarationOf } from './bindings.js';
-import { calledName, callersOf, MAX_HOPS, type FollowedFunction } from './callers.js';
+import { calledName, callersOf, isFollowedFunction, MAX_HOPS, type FollowedFunction } from './callers.js';
 import { locationOf, type ScanContext } from './context.js';
 import { isErrorType } from './types.js';
 import { referencesOf } from './references.js';
@@ -195,7 +195,7 @@ function optionsParameter(checker: ts.TypeChecker, pattern: ts.ObjectBindingPatt
 
 /** A function whose parameters keep their call's values: no `arguments` (sloppy-mode JavaScript aliases it to them). */
 function followedFunction(node: ts.Node): FollowedFunction | undefined {
-  if (!(ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node))) return undefined;
+  if (!isFollowedFunction(node)) return undefined;
   let readsArguments = false;
   if (node.body) {
     walk(node.body, (n) => {

@@ -10,7 +10,7 @@
  * what an uncaught throw does, report and end.
  */
 import { ts, enclosingScope, isConsoleCallee, unwrap } from './ast.js';
-import { MAX_HOPS, callersOf, describeFunction, type FollowedFunction } from './callers.js';
+import { MAX_HOPS, callersOf, describeFunction, isFollowedFunction } from './callers.js';
 import { locationOf, type ScanContext } from './context.js';
 import { enclosingTry, handlerOn } from './throw-path.js';
 
@@ -41,7 +41,7 @@ function catcherOf(rejecting: ts.CallExpression, ctx: ScanContext, hops: number,
   }
   // the error leaves the function: whoever calls it gets it
   const fn = enclosingScope(rejecting);
-  if (!isFollowed(fn) || seen.has(fn) || hops >= MAX_HOPS) return undefined;
+  if (!isFollowedFunction(fn) || seen.has(fn) || hops >= MAX_HOPS) return undefined;
   seen.add(fn);
   const callers = callersOf(fn, ctx, ctx.callerSearch);
   if ('stop' in callers) return undefined;
@@ -83,8 +83,4 @@ function reportsOrEnds(e: ts.Expression): boolean {
 
 function isProcess(e: ts.PropertyAccessExpression, member: string): boolean {
   return ts.isIdentifier(e.expression) && e.expression.text === 'process' && e.name.text === member;
-}
-
-function isFollowed(node: ts.Node | undefined): node is FollowedFunction {
-  return Boolean(node && (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node)));
 }

@@ -10,7 +10,7 @@ import {
   AZURE_DEPLOYMENTS, AZURE_HOST, AZURE_V1_SUFFIX, SDK_BASE_URL_ENV, SDK_DEFAULT_BASE_URL, isOpenAIHost,
 } from '../rules/providers.js';
 import {
-  ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, returnExpressions, isGlobal, thisClass, climbWrappers } from './ast.js';
+  ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, returnExpressions, isGlobal, thisClass, climbWrappers, isWriteReference, isPlainWriteTarget } from './ast.js';
 import { referencesOf } from './references.js';
 import { chainOf } from './find-sites.js';
 import { isMockPackage, isOtherSdk } from '../rules/other-sdks.js';
@@ -680,9 +680,13 @@ export class ProviderResolver {
     const fn = decls[0] && thisWrite(decls[0]) ? enclosingFunctionOf(decls[0]) : undefined;
     if (!fn || !ts.isFunctionDeclaration(fn) && !ts.isFunctionExpression(fn)) return undefined;
     if (decls.length > 1) return `${name} is written in ${decls.length} places (${decls.map((d) => locationOf(this.ctx, d)).join(', ')})`;
-    const writes = memberWritePattern(name);
-    const files = this.writes.filesOfRun(name, (text) => writes.test(text));
-    const count = files.reduce((n, f) => n + ((this.ctx.callerSearch?.textOf(f) ?? this.ctx.program.getSourceFile(f)?.text ?? '').match(new RegExp(writes.source, 'g'))?.length ?? 0), 0);
+    const writes = new RegExp(memberWritePattern(name).source, 'g');
+    let count = 0;
+    const files = this.writes.filesOfRun(name, (text) => {
+      const found = text.match(writes)?.length ?? 0;
+      count += found;
+      return found > 0;
+    });
     if (count > 1) return `${name} is written elsewhere too (${files.map((f) => relativeFile(this.ctx.cwd, f)).join(', ')})`;
     const ctor = fn.name?.text ?? (ts.isVariableDeclaration(fn.parent) && ts.isIdentifier(fn.parent.name) ? fn.parent.name.text : undefined);
     if (!ctor) return undefined;
@@ -1346,17 +1350,13 @@ function readsOrWritesMember(ref: ts.Identifier): boolean {
   return ts.isNewExpression(parent) && Boolean(parent.arguments?.includes(use as ts.Expression));
 }
 
-/** A member access that is read, or the target of a plain `=` (not `??=`, `delete`, `++`, a destructuring target). */
+/** A member access that is read, or the target of a plain `=` (not `??=`, `++`, `delete`, a destructuring target). */
 function plainlyUsed(access: ts.Expression): boolean {
   const outer = climbWrappers(access);
+  if (isWriteReference(outer)) return isPlainWriteTarget(outer);
   const parent = outer.parent;
-  if (ts.isBinaryExpression(parent) && parent.left === outer) return parent.operatorToken.kind === ts.SyntaxKind.EqualsToken || !isAssignmentOperator(parent.operatorToken.kind);
-  if (ts.isDeleteExpression(parent) || ((ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent)) && (parent.operator === ts.SyntaxKind.PlusPlusToken || parent.operator === ts.SyntaxKind.MinusMinusToken))) return false;
-  return !(ts.isArrayLiteralExpression(parent) || ts.isShorthandPropertyAssignment(parent) || (ts.isPropertyAssignment(parent) && ts.isObjectLiteralExpression(parent.parent) && ts.isBinaryExpression(parent.parent.parent)));
-}
-
-function isAssignmentOperator(kind: ts.SyntaxKind): boolean {
-  return kind >= ts.SyntaxKind.FirstAssignment && kind <= ts.SyntaxKind.LastAssignment;
+  return !(ts.isDeleteExpression(parent) || ts.isArrayLiteralExpression(parent) || ts.isShorthandPropertyAssignment(parent) ||
+    (ts.isPropertyAssignment(parent) && ts.isObjectLiteralExpression(parent.parent) && ts.isBinaryExpression(parent.parent.parent)));
 }
 
 /** The function a node is in (not crossing arrow functions, which keep `this`). */

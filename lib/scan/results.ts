@@ -1262,13 +1262,15 @@ const givenOut = new WeakMap<ts.Node, Set<string>>();
 function freshName(decl: ts.Node, base: string): string {
   let scope: ts.Node = decl.parent;
   while (!isFunctionLike(scope) && !ts.isSourceFile(scope)) scope = scope.parent;
-  const used = new Set<string>(givenOut.get(scope));
+  const given = givenOut.get(scope) ?? new Set<string>();
+  givenOut.set(scope, given);
+  const used = new Set<string>(given);
   walk(scope, (n) => {
     if (ts.isIdentifier(n)) used.add(n.text);
   });
   let name = base;
   for (let i = 2; used.has(name); i++) name = `${base}${i}`;
-  givenOut.set(scope, new Set([...(givenOut.get(scope) ?? []), name]));
+  given.add(name);
   return name;
 }
 

@@ -372,11 +372,7 @@ export class StreamAnalyzer {
     switch (shape) {
       case 'text':
       case 'refusal': {
-        const fallback = outer.parent;
-        if (ts.isBinaryExpression(fallback) && fallback.left === outer && stringValue(fallback.right) === '' &&
-          (fallback.operatorToken.kind === ts.SyntaxKind.BarBarToken || fallback.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken)) {
-          this.emptyTexts.add(fallback); // `''` on every other event
-        }
+        if (isEmptyFallback(outer)) this.emptyTexts.add(outer.parent); // `''` on every other event
         const write = this.emptyWrite(outer);
         if (!write && testedBefore(end)) return edit(`${shape}Narrowed`, end);
         if (!write) {
@@ -480,11 +476,8 @@ export class StreamAnalyzer {
    * `else`: the expression form stays there, as everywhere else.
    */
   private emptyWrite(outer: ts.Node): { call: ts.Expression; arg: ts.Node } | undefined {
-    const fallback = outer.parent;
-    if (!ts.isBinaryExpression(fallback) || fallback.left !== outer || stringValue(fallback.right) !== '') return undefined;
-    const op = fallback.operatorToken.kind;
-    if (op !== ts.SyntaxKind.BarBarToken && op !== ts.SyntaxKind.QuestionQuestionToken) return undefined;
-    const arg = climbWrappers(fallback);
+    if (!isEmptyFallback(outer)) return undefined;
+    const arg = climbWrappers(outer.parent);
     const append = this.emptyAppend(arg);
     if (append) return { call: append, arg };
     const call = arg.parent;
@@ -802,10 +795,10 @@ function describe(chain: ChunkChain, next?: string): string {
 function testedBefore(read: ts.Node): boolean {
   const key = readKey(read);
   if (key === undefined) return false;
-  const tests = (cond: ts.Expression) => conjuncts(cond).some((c) => readKey(c) === key);
+  const tests = (cond: ts.Expression) => operands(cond, ts.SyntaxKind.AmpersandAmpersandToken).some((c) => readKey(c) === key);
   // `if (!x) continue;` (or `!x || …`) before the read: past it, x is truthy
   const exitsUnless = (s: ts.Statement) => ts.isIfStatement(s) && !s.elseStatement && leavesIteration(s.thenStatement) &&
-    disjuncts(s.expression).some((d) => ts.isPrefixUnaryExpression(d) && d.operator === ts.SyntaxKind.ExclamationToken && readKey(unwrap(d.operand)) === key);
+    operands(s.expression, ts.SyntaxKind.BarBarToken).some((d) => ts.isPrefixUnaryExpression(d) && d.operator === ts.SyntaxKind.ExclamationToken && readKey(unwrap(d.operand)) === key);
   let child = read;
   for (let at = read.parent; at && !isFunctionLike(at) && !ts.isForOfStatement(at); child = at, at = at.parent) {
     if (ts.isIfStatement(at) && child === at.thenStatement && tests(at.expression)) return true;
@@ -816,11 +809,6 @@ function testedBefore(read: ts.Node): boolean {
   return false;
 }
 
-function disjuncts(e: ts.Expression): ts.Expression[] {
-  const inner = unwrap(e);
-  if (ts.isBinaryExpression(inner) && inner.operatorToken.kind === ts.SyntaxKind.BarBarToken) return [...disjuncts(inner.left), ...disjuncts(inner.right)];
-  return [inner];
-}
 
 /** `<node> || ''` or `<node> ?? ''`: the empty string wherever `node` is empty or nullish. */
 function isEmptyFallback(outer: ts.Node): boolean {
@@ -830,9 +818,10 @@ function isEmptyFallback(outer: ts.Node): boolean {
   return op === ts.SyntaxKind.BarBarToken || op === ts.SyntaxKind.QuestionQuestionToken;
 }
 
-function conjuncts(e: ts.Expression): ts.Expression[] {
+/** The operands of a chain of `&&` (or of `||`), unwrapped: `a && (b && c)` → a, b, c. */
+function operands(e: ts.Expression, op: ts.SyntaxKind.AmpersandAmpersandToken | ts.SyntaxKind.BarBarToken): ts.Expression[] {
   const inner = unwrap(e);
-  if (ts.isBinaryExpression(inner) && inner.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken) return [...conjuncts(inner.left), ...conjuncts(inner.right)];
+  if (ts.isBinaryExpression(inner) && inner.operatorToken.kind === op) return [...operands(inner.left, op), ...operands(inner.right, op)];
   return [inner];
 }
 

@@ -79,10 +79,10 @@ export function findIdentifier(scope: ts.Node, text: string): ts.Identifier | un
 /** A test file, by the names test runners look for. */
 export const TEST_FILE = /(?:^|[\\/])(?:__tests__|__mocks__|tests?|spec)[\\/]|\.(?:test|spec)\.[cm]?[jt]sx?$/;
 
-/** A call that may write a member whose name the text does not spell after a dot. */
 /** A member written by a key that is a name, not a literal (`obj[key] = value`, `this[k] ??= v`). */
 export const COMPUTED_WRITE = /\[\s*[A-Za-z_$][\w$.]*\s*\]\s*(?:=(?![=>])|\?\?=|\|\|=|&&=)/;
 
+/** A call that may write a member whose name the text does not spell after a dot. */
 export const REFLECTIVE_WRITE = /\b(?:Object\s*\.\s*(?:assign|defineProperty|defineProperties)|Reflect\s*\.\s*(?:set|defineProperty))\s*\(/;
 
 /** Operators whose value may be the operand itself (`deps || other`, `a, deps`). */
