@@ -2,6 +2,7 @@
  * File discovery (README "Using it"): roots → source files (extensions, default ignores,
  * `.gitignore`, symlinks kept inside the roots) → candidates (read once, cheap text prefilter).
  */
+import { execFileSync } from 'node:child_process';
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readFile as readFileCallback, readFileSync, readSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { promisify } from 'node:util';
 import { isUtf8 } from 'node:buffer';
@@ -254,6 +255,8 @@ interface WalkState {
   pending: PendingLink[];
   /** real paths of the roots: a symlink is followed only to inside one of these */
   rootReals: string[];
+  /** git work-tree top → the entries a `.gitignore` excluded there (paths relative to the top) */
+  gitIgnored: Map<string, string[]>;
 }
 
 function addFile(state: WalkState, abs: string, real: string): void {
@@ -294,14 +297,14 @@ function exists(file: string): boolean {
  * The `.gitignore` rules of the root's ancestors, from the git work-tree top (the nearest
  * ancestor, or the root itself, containing `.git`) down to the root's parent. None without `.git`.
  */
-function ancestorContext(state: WalkState, rootAbs: string): IgnoreContext {
+function ancestorContext(state: WalkState, rootAbs: string): { ctx: IgnoreContext; gitTop?: string } {
   const chain: string[] = []; // rootAbs, parent, grandparent, … up to the top
   let dir = rootAbs;
   for (;;) {
     chain.push(dir);
     if (exists(joinPath(dir, '.git'))) break;
     const parent = path.dirname(dir);
-    if (parent === dir) return [];
+    if (parent === dir) return { ctx: [] };
     dir = parent;
   }
   let ctx: IgnoreContext = [];
@@ -311,7 +314,7 @@ function ancestorContext(state: WalkState, rootAbs: string): IgnoreContext {
     if (text !== undefined) ctx = withIgnoreFile(ctx, text);
     ctx = descend(ctx, path.basename(chain[i - 1]));
   }
-  return ctx;
+  return { ctx, gitTop: dir };
 }
 
 function hasKnownType(entry: Dirent): boolean {
@@ -321,7 +324,11 @@ function hasKnownType(entry: Dirent): boolean {
   );
 }
 
-function walkDir(state: WalkState, abs: string, real: string, inherited: IgnoreContext): void {
+/**
+ * `gitTop` is the git work tree `abs` is in (undefined outside one, or below a followed symlink):
+ * what a `.gitignore` excludes there is kept aside, because git ignores only untracked files.
+ */
+function walkDir(state: WalkState, abs: string, real: string, inherited: IgnoreContext, gitTop: string | undefined): void {
   let entries: Dirent[];
   try {
     entries = readdirSync(abs, { withFileTypes: true });
@@ -334,7 +341,10 @@ function walkDir(state: WalkState, abs: string, real: string, inherited: IgnoreC
   let hasGitignore = false;
   for (const entry of entries) {
     // A nested work tree (submodule, vendored repo): git does not apply outer .gitignore files to it.
-    if (entry.name === '.git') ctx = [];
+    if (entry.name === '.git') {
+      ctx = [];
+      gitTop = abs;
+    }
     else if (entry.name === '.gitignore' && !entry.isDirectory()) hasGitignore = true;
   }
   if (hasGitignore) {
@@ -346,9 +356,13 @@ function walkDir(state: WalkState, abs: string, real: string, inherited: IgnoreC
   for (const entry of entries) {
     const name = entry.name;
     if (entry.isFile()) {
-      if ((isSourceName(name) || isComponentName(name)) && !isIgnored(ctx, name, false)) addNamed(state, name, joinPath(abs, name), joinPath(real, name));
+      if (!isSourceName(name) && !isComponentName(name)) continue;
+      if (!isIgnored(ctx, name, false)) addNamed(state, name, joinPath(abs, name), joinPath(real, name));
+      else if (gitTop) keepGitIgnored(state, gitTop, joinPath(abs, name));
     } else if (entry.isDirectory()) {
-      if (!IGNORED_DIR_SET.has(name) && !isIgnored(ctx, name, true)) subdirs.push(name);
+      if (IGNORED_DIR_SET.has(name)) continue;
+      if (!isIgnored(ctx, name, true)) subdirs.push(name);
+      else if (gitTop) keepGitIgnored(state, gitTop, joinPath(abs, name));
     } else if (entry.isSymbolicLink() || !hasKnownType(entry)) {
       if (!IGNORED_DIR_SET.has(name)) state.pending.push({ abs: joinPath(abs, name), name, ctx });
     }
@@ -358,8 +372,58 @@ function walkDir(state: WalkState, abs: string, real: string, inherited: IgnoreC
     const childReal = joinPath(real, name);
     if (state.visited.has(childReal)) continue;
     state.visited.add(childReal);
-    walkDir(state, joinPath(abs, name), childReal, descend(ctx, name));
+    walkDir(state, joinPath(abs, name), childReal, descend(ctx, name), gitTop);
   }
+}
+
+function keepGitIgnored(state: WalkState, gitTop: string, abs: string): void {
+  const entries = state.gitIgnored.get(gitTop) ?? [];
+  entries.push(path.relative(gitTop, abs).split(path.sep).join('/'));
+  state.gitIgnored.set(gitTop, entries);
+}
+
+/**
+ * git applies `.gitignore` to untracked files only: a file committed before a pattern named it
+ * (a `/backend` folder, a hand-written `.js` file in a TypeScript project that ignores `*.js`) is
+ * still the project's source. Among the entries the walk excluded, the tracked files are added
+ * back (`git ls-files`), except below a default ignore (a committed `node_modules`). Without git,
+ * or when git cannot answer, the `.gitignore` rules stand as they are.
+ */
+function addTrackedIgnored(state: WalkState): void {
+  for (const [gitTop, entries] of state.gitIgnored) {
+    let out: string;
+    try {
+      // the tracked files that the ignore rules match
+      out = execFileSync('git', ['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], {
+        cwd: gitTop, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 256 * 1024 * 1024,
+      });
+    } catch {
+      continue;
+    }
+    const excluded = new Set(entries);
+    for (const file of out.split('\0')) {
+      if (!file || !belowExcludedOnly(file, excluded)) continue;
+      const abs = path.join(gitTop, ...file.split('/'));
+      let real: string;
+      try {
+        if (!statSync(abs).isFile()) continue;
+        real = realpathSync.native(abs);
+      } catch {
+        continue; // deleted from the work tree, or unreadable: nothing to scan
+      }
+      if (state.rootReals.some((rootReal) => isInside(real, rootReal))) addNamed(state, path.basename(abs), abs, real);
+    }
+  }
+}
+
+/** `file` is an excluded entry, or lies below one through directories that are no default ignore. */
+function belowExcludedOnly(file: string, excluded: ReadonlySet<string>): boolean {
+  const segments = file.split('/');
+  for (let i = segments.length; i >= 1; i--) {
+    if (excluded.has(segments.slice(0, i).join('/'))) return true;
+    if (i < segments.length && IGNORED_DIR_SET.has(segments[i - 1])) return false;
+  }
+  return false;
 }
 
 type Resolved = { stats: Stats; real: string } | { error: unknown };
@@ -394,7 +458,7 @@ function followLinks(state: WalkState): void {
       if (r.stats.isDirectory()) {
         if (isIgnored(link.ctx, link.name, true) || state.visited.has(r.real)) return;
         state.visited.add(r.real);
-        walks.push(() => walkDir(state, link.abs, r.real, descend(link.ctx, link.name)));
+        walks.push(() => walkDir(state, link.abs, r.real, descend(link.ctx, link.name), undefined));
       } else if (r.stats.isFile()) {
         if ((isSourceName(link.name) || isComponentName(link.name)) && !isIgnored(link.ctx, link.name, false)) addNamed(state, link.name, link.abs, r.real);
       }
@@ -421,6 +485,7 @@ export function discoverFiles(roots: string[], cwd: string): Discovery {
     visited: new Set(),
     pending: [],
     rootReals: [],
+    gitIgnored: new Map(),
   };
 
   const fileRoots: Array<{ abs: string; real: string }> = [];
@@ -457,11 +522,12 @@ export function discoverFiles(roots: string[], cwd: string): Discovery {
     state.visited.add(root.real);
     // A directory named as a root is walked even if its name is a default ignore or a
     // .gitignore excludes it; what is below it follows the usual rules.
-    const ctx = ancestorContext(state, root.abs);
-    walkDir(state, root.abs, root.real, ctx);
+    const { ctx, gitTop } = ancestorContext(state, root.abs);
+    walkDir(state, root.abs, root.real, ctx, gitTop);
   }
 
   followLinks(state);
+  addTrackedIgnored(state);
 
   const files = [...state.files.values()].sort();
   const errors = state.errors.sort((a, b) =>

@@ -1,6 +1,6 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -182,6 +182,31 @@ test('.gitignore: without a .git ancestor only the root and nested files apply',
   assert.deepEqual(rel(discoverFiles(['norepo/sub'], base), base), ['norepo/sub/a.ts']);
   assert.deepEqual(rel(discoverFiles(['norepo'], base), base), ['norepo/c.js']);
 });
+test('.gitignore leaves tracked files in, as git does (a committed /backend, a hand-written .js), but not below a default ignore', async (t) => {
+  const base = await tempDir(t);
+  await writeTree(base, {
+    '.gitignore': '/backend\n*.js\nscratch/\n',
+    'src/app.ts': '',
+    'src/legacy.js': '', // tracked although *.js is ignored
+    'src/app.js': '', // untracked build output: stays ignored
+    'backend/services/openai.js': '',
+    'backend/services/note.vue': '',
+    'backend/node_modules/openai/index.js': '', // committed dependencies: still a default ignore
+    'backend/untracked.ts': '',
+    'scratch/tracked.ts': '',
+    'scratch/deleted.ts': '',
+  });
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: base, stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '-f', 'src/app.ts', 'src/legacy.js', 'backend/services', 'backend/node_modules', 'scratch/tracked.ts', 'scratch/deleted.ts');
+  await fs.rm(path.join(base, 'scratch/deleted.ts'));
+  const result = discoverFiles(['.'], base);
+  assert.deepEqual(rel(result, base), ['backend/services/openai.js', 'scratch/tracked.ts', 'src/app.ts', 'src/legacy.js']);
+  assert.deepEqual(result.components.map((f) => relativePath(base, f)), ['backend/services/note.vue']);
+  // a root below the work tree's top: the tracked files under it only
+  assert.deepEqual(rel(discoverFiles(['src'], base), base), ['src/app.ts', 'src/legacy.js']);
+});
+
 
 test('a file root is included when it has a source extension, even if .gitignore excludes it', async (t) => {
   const base = await tempDir(t);

@@ -12,9 +12,9 @@
  * The git directory defaults to $CORPUS_MIRROR/<name>/repo, where CORPUS_MIRROR defaults to
  * /work/.mirror; with a normal clone pass --git-dir <clone>/.git (see DEVELOPERS.md).
  *
- * The export gets its own empty `git init`, as a clone has its own `.git`: the tool reads
- * `.gitignore` files up to the repository top, and without it the top would be this repository,
- * whose .gitignore ignores bench/out/. A summary is written next to the tree, in
+ * The export gets its own `git init`, as a clone has its own `.git`: the tool reads `.gitignore`
+ * files up to the repository top, and without it the top would be this repository, whose
+ * .gitignore ignores bench/out/. Its index lists the exported files (tracked, as in a clone). A summary is written next to the tree, in
  * bench/out/corpus/<name>.export.json; an existing export of the same commit is kept unless --force.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -150,7 +150,7 @@ export async function exportRepo(entry, opts = {}) {
   const summaryFile = path.join(outRoot, `${entry.name}.export.json`);
   if (!opts.force && existsSync(summaryFile) && existsSync(dest)) {
     const old = JSON.parse(readFileSync(summaryFile, 'utf8'));
-    if (old.commit === entry.commit) return { ...old, reused: true };
+    if (old.commit === entry.commit && old.tracked) return { ...old, reused: true };
   }
   if (!existsSync(gitDir)) throw new Error(`no git directory for ${entry.name} at ${gitDir} (see DEVELOPERS.md)`);
   const t0 = performance.now();
@@ -168,6 +168,11 @@ export async function exportRepo(entry, opts = {}) {
   const { written, bytes, missing } = await catBlobs(gitDir, byOid, dest);
   const init = spawnSync('git', ['init', '-q', dest]);
   if (init.status !== 0) throw new Error(`git init in ${dest} failed: ${init.stderr.toString().trim()}`);
+  // Its index lists the exported files, as a clone's does: the tool scans a tracked file even
+  // where a .gitignore pattern names it. The objects themselves stay in the git directory.
+  const indexInfo = entries.map(({ oid, file }) => `100644 ${oid}\t${file}\n`).join('');
+  const index = spawnSync('git', ['-C', dest, 'update-index', '--add', '--index-info'], { input: indexInfo, maxBuffer: 1 << 30 });
+  if (index.status !== 0) throw new Error(`git update-index in ${dest} failed: ${index.stderr.toString().trim()}`);
   const summary = {
     name: entry.name,
     commit: entry.commit,
@@ -175,6 +180,7 @@ export async function exportRepo(entry, opts = {}) {
     files: written,
     bytes,
     missing,
+    tracked: true,
     seconds: Math.round((performance.now() - t0) / 10) / 100,
   };
   writeFileSync(summaryFile, JSON.stringify(summary, null, 2) + '\n');

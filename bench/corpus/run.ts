@@ -122,7 +122,9 @@ function ensureExport(e: Entry): string | undefined {
   const dir = path.join(OUT, e.name);
   if (existsSync(summary) && existsSync(dir)) {
     try {
-      if (JSON.parse(readFileSync(summary, 'utf8')).commit === e.commit) return undefined;
+      const old = JSON.parse(readFileSync(summary, 'utf8'));
+      // an export from before its index listed the tracked files is made again
+      if (old.commit === e.commit && old.tracked) return undefined;
     } catch {
       // export again
     }
