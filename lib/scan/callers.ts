@@ -87,12 +87,26 @@ export function calledName(fn: FollowedFunction): ts.Identifier | ts.PrivateIden
  * `result-escapes` detail of where following stops (too deep, another return that is not the same
  * value by `sameReturn`, a caller search that stops). The result and holder analyses both ask it.
  */
-export function returnCallers(fn: FollowedFunction, outer: ts.Node, ctx: ScanContext, hops: number, sameReturn: (r: ts.Expression) => boolean): { calls: ts.CallExpression[] } | { stop: string } {
+export function returnCallers(fn: FollowedFunction, outer: ts.Node, ctx: ScanContext, hops: number, sameReturn: (r: ts.Expression) => boolean): { calls: ts.CallExpression[]; promise?: true } | { stop: string } {
   if (hops >= MAX_HOPS) return { stop: `return: more than ${MAX_HOPS} functions deep (${locationOf(ctx, fn)})` };
   const other = returnExpressions(fn).find((r) => !sameReturn(r));
   if (other) return { stop: `return: the function also returns ${shortText(other, 40)} (${locationOf(ctx, other)})` };
+  // `p.then((r) => r.choices[0].message)`: what the callback returns, the `.then()` promise gives
+  const then = thenCallOf(fn);
+  if (then && then.arguments.length > 1) return { stop: `return: a .then() with a rejection handler, whose value the promise may give instead (${locationOf(ctx, then)})` };
+  if (then) return { calls: [then], promise: true };
   const callers = callersOf(fn, ctx, ctx.callerSearch);
   return 'stop' in callers ? { stop: `return: ${callers.stop}` } : callers;
+}
+
+/** The `.then(fn, …)` call `fn` is the fulfilment callback of, or undefined. */
+function thenCallOf(fn: FollowedFunction): ts.CallExpression | undefined {
+  if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return undefined;
+  const outer = climbWrappers(fn);
+  const call = outer.parent;
+  if (!ts.isCallExpression(call) || call.arguments[0] !== outer) return undefined;
+  const callee = unwrap(call.expression);
+  return ts.isPropertyAccessExpression(callee) && callee.name.text === 'then' ? call : undefined;
 }
 
 /** `r` is the very expression `outer` (a return of it, parentheses or casts aside). */

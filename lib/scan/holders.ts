@@ -72,7 +72,7 @@ export class HolderFollower {
     if ('stop' in callers) return this.reads.escape(callers.stop);
     if (!this.reads.returnTypeFits(fn)) return;
     this.reads.share(fn);
-    const isAsync = Boolean(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Async);
+    const isAsync = Boolean(callers.promise) || Boolean(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Async);
     this.hops++;
     for (const call of callers.calls) {
       if (isAsync) this.promise(call);

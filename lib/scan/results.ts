@@ -233,7 +233,7 @@ export class ResultAnalyzer {
     if ('stop' in callers) return this.site.reason('result-escapes', callers.stop);
     this.site.share('returns', fn);
     if (this.annotationEscapes(fn.type, part)) return;
-    const yieldsPromise = isPromise || Boolean(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Async);
+    const yieldsPromise = isPromise || Boolean(callers.promise) || Boolean(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Async);
     this.hops++;
     for (const call of callers.calls) {
       if (yieldsPromise) this.promise(call, part);
