@@ -47,4 +47,11 @@ describe('notes', () => {
     assert.ok(!notesOf(`${call}\n  return r.usage?.total_tokens;`).some((n) => n.startsWith('O-USAGE')));
     assert.ok(notesOf(`${call}\n  return r.usage?.prompt_tokens;`).some((n) => n.startsWith('O-USAGE')));
   });
+
+  it('O-TOOLCALLS where tool_calls![0] is held: Chat threw on a text answer, the filter gives undefined; not after ?.[0]', () => {
+    const call = "  const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], tools: [{ type: 'function', function: { name: 'now' } }] });";
+    const threw = (n: string) => n.startsWith('O-TOOLCALLS: tool_calls[0] threw a TypeError');
+    assert.ok(notesOf(`${call}\n  const first = r.choices[0].message.tool_calls![0];\n  return first.id;`).some(threw));
+    assert.ok(!notesOf(`${call}\n  const first = r.choices[0].message.tool_calls?.[0];\n  return first?.id;`).some(threw));
+  });
 });

@@ -245,7 +245,10 @@ export function isEquality(kind: ts.SyntaxKind): boolean {
     kind === ts.SyntaxKind.EqualsEqualsToken || kind === ts.SyntaxKind.ExclamationEqualsToken;
 }
 
-/** A value tested for truth: `if (x)`, `while (x)`, `for (;x;)`, `!x`, `x ? … : …`, `x && …`. */
+/**
+ * A value tested for truth: `if (x)`, `while (x)`, `for (;x;)`, `!x`, `x ? … : …`, `x && …`, and
+ * either side of an `&&` or `||` that is itself tested (`if (ready && x)`, `if (x || y)`).
+ */
 export function isBooleanContext(node: ts.Node): boolean {
   const outer = climbWrappers(node);
   const parent = outer.parent;
@@ -253,7 +256,11 @@ export function isBooleanContext(node: ts.Node): boolean {
   if (ts.isForStatement(parent) && parent.condition === outer) return true;
   if (ts.isConditionalExpression(parent) && parent.condition === outer) return true;
   if (ts.isPrefixUnaryExpression(parent) && parent.operator === ts.SyntaxKind.ExclamationToken) return true;
-  if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && parent.left === outer) return true;
+  if (ts.isBinaryExpression(parent)) {
+    const op = parent.operatorToken.kind;
+    if (op === ts.SyntaxKind.AmpersandAmpersandToken && parent.left === outer) return true;
+    if (op === ts.SyntaxKind.AmpersandAmpersandToken || op === ts.SyntaxKind.BarBarToken) return isBooleanContext(parent);
+  }
   return false;
 }
 

@@ -105,6 +105,9 @@ export class ResultAnalyzer {
    */
   private untyped = false;
 
+  /** Names that hold `tool_calls ?? []` (or `|| []`): arrays in Chat too. */
+  private readonly toolCallArrays = new Set<ts.Node>();
+
   /** Follow the promise a non-streaming call returns. */
   analyze(call: ts.CallExpression): void {
     this.untyped = declaredAny(this.ctx.checker, call);
@@ -438,6 +441,9 @@ export class ResultAnalyzer {
 
   /** The chain ended at `end` (the outermost wrapper `outer`): rewrite it and judge its use. */
   private finish(outer: ts.Node, end: ts.Node, shape: Shape, chain: Chain): void {
+    if (shape === 'tool-call' && chain.accessed[chain.accessed.length - 1] === INDEX0 && !isOptionalAccess(end)) {
+      this.site.note('O-TOOLCALLS', 'warn', 'tool_calls[0] threw a TypeError in Chat on an answer without tool calls; the filtered function_call items give undefined there, and the code after it runs.');
+    }
     // `tool_calls == null` is constant on Responses, whose filter is always an array (O-TOOLCALLS)
     if (shape === 'tool-calls' && isNullishComparison(outer)) return this.site.reason('no-equivalent-result', 'tool_calls compared with null or undefined');
     // output.length counts reasoning and tool-call items too: it stands for choices.length only as an emptiness test (O-CHOICES)
@@ -840,15 +846,34 @@ export class ResultAnalyzer {
       if (name && ts.isIdentifier(name)) return this.binding(name, 'tool-call', undefined, [], [...pathOf(chain), ANY]);
       return this.site.reason('not-supported-yet', 'destructured tool calls in a for-of loop');
     }
-    if (isBooleanContext(outer)) return; // `.length` appended by the chain edit
+    if (isBooleanContext(outer)) return this.toolCallsTruth(outer, chain);
     if (ts.isVariableDeclaration(parent) && parent.initializer === node && ts.isIdentifier(parent.name)) {
       if (parent.type && this.retypeAnnotation(parent.type) === 'escape') return;
+      // `const calls = tool_calls ?? []` is an array on both sides: its truth never changes
+      if (node !== outer) this.toolCallArrays.add(parent);
       return this.binding(parent.name, 'tool-calls', undefined, [], pathOf(chain));
     }
     const use = useOf(node);
     if (use === 'discard' || use === 'read') return;
     if (use === 'console') return this.site.note('O-ESCAPE', 'warn', 'Logged tool calls now log Responses function_call items.');
     this.escaped(use, describe(chain), node);
+  }
+
+  /**
+   * Tool calls tested for truth: Chat's `tool_calls` is absent on a text answer, the filter is an
+   * array that is always there, so the test becomes `.length` (O-TOOLCALLS, counting). A rewritten
+   * chain appends it itself; a name that holds them (`const calls = msg.tool_calls; if (!calls)`)
+   * gets it here, unless it holds `tool_calls ?? []`, an array on both sides.
+   */
+  private toolCallsTruth(outer: ts.Node, chain: Chain): void {
+    if (chain.rootText !== undefined || chain.accessed.length) return; // the chain edit appends `.length`
+    const decl = ts.isIdentifier(chain.root) ? declarationOf(this.ctx.checker, chain.root) : undefined;
+    if (decl && this.toolCallArrays.has(decl)) return;
+    for (let n = chain.root; n !== outer; n = n.parent) {
+      if (isTypeAssertion(n.parent)) return this.site.reason('not-supported-yet', 'tool calls tested for truth through a cast');
+    }
+    const range = this.site.range(chain.root);
+    this.site.edit({ op: 'replace', rule: 'O-TOOLCALLS', file: range.file, start: range.end, end: range.end, text: '.length' });
   }
 
   /** `.map(tc => …)`, `.forEach(…)`, `.find(…)` over tool calls: follow the element parameter. */
@@ -1158,6 +1183,12 @@ function accessStep(outer: ts.Node, parent: ts.Node): Access | undefined {
     return { name, optional: Boolean(parent.questionDotToken), node: parent };
   }
   return undefined;
+}
+
+/** `x?.[0]`, `x?.at(0)`: an access that gives undefined where its receiver is missing. */
+function isOptionalAccess(end: ts.Node): boolean {
+  if (ts.isElementAccessExpression(end)) return Boolean(end.questionDotToken);
+  return ts.isCallExpression(end) && ts.isPropertyAccessExpression(end.expression) && Boolean(end.expression.questionDotToken);
 }
 
 /** The Chat path a chain has reached: its root's path, then what it accessed. */
