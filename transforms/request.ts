@@ -129,7 +129,10 @@ function flattenFormat(ctx: TransformContext, value: Node): void {
   if (stringLiteralValue(findProp(value, 'type')?.value as Node) !== 'json_schema') return;
   const inner = findProp(value, 'json_schema');
   if (!inner) return;
-  ctx.editor.replaceRange(flattenedProperties(ctx, inner, valueOf(inner)!));
+  const schema = valueOf(inner)!;
+  // `json_schema: schema`, a const of the schema's own keys (the scan checked): spread it in
+  if (schema.type === 'Identifier') ctx.editor.replace(inner.start, inner.end, `...${schema.name}`);
+  else ctx.editor.replaceRange(flattenedProperties(ctx, inner, schema));
 }
 
 /** R-RESPFMT on a format object defined away from the call (V-LOCAL). */

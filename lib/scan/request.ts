@@ -470,7 +470,8 @@ export class RequestAnalyzer {
         this.site.kinds.add('structured-output');
         const inner = unwrap(propertyValue(v.properties.find((p) => propertyNameText(p.name) === 'json_schema')) ?? v);
         if (!ts.isObjectLiteralExpression(inner)) {
-          this.site.reason('params-not-local', 'response_format');
+          // `json_schema: schema`, a const object of the schema's own keys: spread into the format as it is
+          if (!(ts.isIdentifier(inner) && isSchemaConfigConst(this.ctx.checker, inner))) this.site.reason('params-not-local', 'response_format');
           return type;
         }
         if (inner.properties.some((p) => ts.isSpreadAssignment(p))) this.site.reason('params-not-local', 'response_format');
@@ -618,6 +619,23 @@ function isSiteCall(call: ts.CallExpression): boolean {
 export { isStringTyped };
 
 /** `{ type: 'text' }` / `{ type: 'json_object' }` and nothing else: its type; undefined for anything else. */
+/** The keys of Chat's `json_schema` object, the same as Responses' flattened format's (besides `type`). */
+const SCHEMA_CONFIG_KEYS: ReadonlySet<string> = new Set(['name', 'description', 'schema', 'strict']);
+
+/**
+ * `json_schema: schema` where `schema` is a const holding an object literal of those keys alone,
+ * `name` and `schema` among them: `{ type: 'json_schema', ...schema }` reads the same properties
+ * when the request is made that Chat sent, and the const itself is left as it is.
+ */
+function isSchemaConfigConst(checker: ts.TypeChecker, id: ts.Identifier): boolean {
+  const decl = declarationOf(checker, id);
+  if (!decl || !ts.isVariableDeclaration(decl) || !decl.initializer || !(decl.parent.flags & ts.NodeFlags.Const)) return false;
+  const init = unwrap(decl.initializer);
+  if (!ts.isObjectLiteralExpression(init)) return false;
+  const keys = init.properties.map((p) => ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) ? propertyNameText(p.name) : undefined));
+  return keys.every((k) => k !== undefined && SCHEMA_CONFIG_KEYS.has(k)) && keys.includes('name') && keys.includes('schema');
+}
+
 function plainFormatType(v: ts.Expression): string | undefined {
   if (!ts.isObjectLiteralExpression(v) || v.properties.length !== 1) return undefined;
   const only = v.properties[0];
