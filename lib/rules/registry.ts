@@ -298,6 +298,13 @@ export const RULES: readonly RuleInfo[] = [
     },
   },
   {
+    id: 'O-ROLE', summary: "message.role → the literal 'assistant' (in a template, its text); reported when the request is the read's root",
+    example: {
+      before: "const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });\nconst m = r.choices[0].message;\nreturn `${m.role}: ${m.content}`;",
+      after: "const r = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false });\nconst m = r;\nreturn `assistant: ${m.output_text}`;",
+    },
+  },
+  {
     id: 'O-CHOICES', summary: 'choices[0] collapses into the response; choices.length → output.length; iterating choices is reported',
     example: {
       before: "const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });\nif (!r.choices.length) return '';\nconst [choice] = r.choices;\nreturn choice.message.content;",

@@ -12,7 +12,7 @@ import type { RuleId } from './ids.js';
 /** The Chat shape a value has while a chain is followed. */
 export type Shape =
   | 'completion' | 'choices' | 'choice' | 'message' | 'usage' | 'prompt-details' | 'completion-details'
-  | 'content' | 'parsed' | 'finish-reason' | 'leaf' | 'created' | 'object' | 'id'
+  | 'content' | 'parsed' | 'finish-reason' | 'leaf' | 'created' | 'object' | 'id' | 'role'
   | 'tool-calls' | 'tool-call' | 'tool-call-function' | 'tool-call-type';
 
 /**
@@ -58,7 +58,7 @@ export const RESULT_STEPS: Readonly<Record<Shape, Readonly<Record<string, Step>>
   message: {
     content: { to: 'content', path: ['output_text'], rule: 'O-CONTENT' },
     parsed: { to: 'parsed', path: ['output_parsed'], rule: 'O-PARSED' },
-    role: { report: 'no-equivalent-result', detail: 'message.role' },
+    role: { to: 'role', path: [], rule: 'O-ROLE' },
     refusal: { report: 'no-equivalent-result', detail: 'message.refusal' },
     annotations: { report: 'no-equivalent-result', detail: 'message.annotations' },
     audio: { report: 'no-equivalent-result', detail: 'message.audio' },
@@ -106,6 +106,7 @@ export const RESULT_STEPS: Readonly<Record<Shape, Readonly<Record<string, Step>>
   created: {},
   object: {},
   id: {},
+  role: {},
 };
 
 /** Shapes whose value is an object with no Responses counterpart of the same shape. */

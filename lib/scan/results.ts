@@ -448,6 +448,7 @@ export class ResultAnalyzer {
     if (shape === 'tool-calls' && isNullishComparison(outer)) return this.site.reason('no-equivalent-result', 'tool_calls compared with null or undefined');
     // output.length counts reasoning and tool-call items too: it stands for choices.length only as an emptiness test (O-CHOICES)
     if (shape === 'leaf' && chain.accessed.slice(-2).join('.') === 'choices.length' && !isEmptinessTest(outer) && !isConsoleArgument(climbWrappers(outer))) return this.site.reason('no-equivalent-result', 'choices.length');
+    if (shape === 'role') return this.roleUse(outer, end, chain);
     const changed = chain.rootText !== undefined || chain.accessed.join('.') !== chain.links.map((l) => l.name).join('.');
     // a finish_reason read is rewritten as a whole condition (O-FINISH), a replayed message as a
     // whole argument (M-REPLAY): never as a chain
@@ -1106,6 +1107,30 @@ export class ResultAnalyzer {
     this.site.reason('no-equivalent-result', 'object');
   }
 
+  /**
+   * O-ROLE: a Chat message's role is always `'assistant'`, and so is the literal that replaces the
+   * read. The read goes whole, so its root must be a plain name (`this.x` included): a request or
+   * a call at the root would be dropped with it.
+   */
+  private roleUse(outer: ts.Node, end: ts.Node, chain: Chain): void {
+    if (isWriteReference(outer) || !isPlainName(chain.root)) return this.site.reason('no-equivalent-result', 'message.role');
+    // `${m.role}: …` in a template (not a tagged one, whose tag receives the parts) becomes its text
+    const span = outer.parent;
+    if (ts.isTemplateSpan(span) && span.expression === outer && !ts.isTaggedTemplateExpression(span.parent.parent)) {
+      const text = outer.getSourceFile().text;
+      let start = outer.getStart();
+      let stop = outer.getEnd();
+      while (/\s/.test(text[start - 1])) start--;
+      while (/\s/.test(text[stop])) stop++;
+      if (text.slice(start - 2, start) === '${' && text[stop] === '}') {
+        const range = this.site.range(outer);
+        this.site.edit({ op: 'replace', rule: 'O-ROLE', file: range.file, start: start - 2, end: stop + 1, text: 'assistant' });
+        return;
+      }
+    }
+    this.site.edit({ op: 'replace', rule: 'O-ROLE', ...this.site.range(end), text: "'assistant'" });
+  }
+
   /** O-META: the id keeps its name, but code that parses its `chatcmpl-` prefix breaks. */
   private idUse(outer: ts.Node): void {
     const parent = outer.parent;
@@ -1183,6 +1208,13 @@ function accessStep(outer: ts.Node, parent: ts.Node): Access | undefined {
     return { name, optional: Boolean(parent.questionDotToken), node: parent };
   }
   return undefined;
+}
+
+/** `x`, `this`, `this.x`, `a.b.c`: an expression whose evaluation does nothing but read. */
+function isPlainName(node: ts.Node): boolean {
+  const n = unwrap(node as ts.Expression);
+  if (ts.isIdentifier(n) || n.kind === ts.SyntaxKind.ThisKeyword) return true;
+  return ts.isPropertyAccessExpression(n) && !n.questionDotToken && isPlainName(n.expression);
 }
 
 /** `x?.[0]`, `x?.at(0)`: an access that gives undefined where its receiver is missing. */
