@@ -8,7 +8,7 @@ import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
 import { isChatCompletionsCall } from './find-sites.js';
-import { OUTSIDE_TRY, beforeRejection, enclosingTry, otherThrows, rejectionPath, sdkPromiseMethod, startsStatementAfterUnterminated } from './throw-path.js';
+import { OUTSIDE_TRY, beforeRejection, enclosingTry, helperStreamThrowPath, isHelperStreamCall, otherThrows, rejectionPath, sdkPromiseMethod, startsStatementAfterUnterminated } from './throw-path.js';
 import { isErrorType, isSimpleRole, SIMPLE_ROLES, isStringTyped, messageElementsAreSimple, namesChatMessageType, typeIsString } from './types.js';
 
 export interface MessagesFacts {
@@ -250,6 +250,12 @@ export class MessagesAnalyzer {
   private placeConversion(value: ts.Expression): 'here' | 'request' | string {
     const call = this.call;
     if (!call || !this.ctx.runtimeConversion) return 'here';
+    if (isHelperStreamCall(call)) {
+      const why = helperStreamThrowPath(this.ctx.checker, call);
+      if (why) return why;
+      if (enclosingTry(value) === enclosingTry(call)) return 'here';
+      return this.convertAtRequest() ? 'request' : OUTSIDE_TRY;
+    }
     const path = rejectionPath(call);
     if (path) {
       const inArguments = call.arguments.some((a) => isInside(value, a));

@@ -11,8 +11,9 @@
  * went elsewhere (rejectionPath: a handler on its promise, a promise returned, stored or passed
  * on) is called inside `(async () => …)()` when nothing else in it can throw (otherThrows).
  */
-import { ts, climbWrappers, enclosingScope, isFunctionLike, unwrap, walk, literalValue, shortText, statementsBefore, thisClass, propertyNameText } from './ast.js';
+import { ts, climbWrappers, enclosingScope, isFunctionLike, isInside, unwrap, walk, literalValue, shortText, statementsBefore, thisClass, propertyNameText } from './ast.js';
 import { aliasTarget, declarationOf, valuesAssignedTo, writtenValue } from './bindings.js';
+import { referencesOf } from './references.js';
 
 export const OUTSIDE_TRY = "the run-time converter would run outside the try around the request, whose catch received the API's rejection of such messages";
 
@@ -20,6 +21,44 @@ export const OUTSIDE_TRY = "the run-time converter would run outside the try aro
 export function beforeRejection(path: { handler: string } | { how: string }): string {
   if ('handler' in path) return `the run-time converter would throw before the request's ${path.handler}, which received the API's rejection of such messages`;
   return `the run-time converter would throw where the request is made, while the API's rejection of such messages came through the request's promise, ${path.how}`;
+}
+
+/**
+ * The SDK's `stream()` helper returns its stream at once, and the API's rejection of the messages
+ * comes through that stream: its iteration, its final results, its 'error' event. It is no
+ * promise, so it cannot be wrapped in `(async () => …)()`. A throw where it is made meets the same
+ * handler only when the stream is used inside the try around the call, and only by iterating it or
+ * awaiting its final results there (a listener would take the error instead): the reason why not,
+ * or undefined when they meet.
+ */
+export function helperStreamThrowPath(checker: ts.TypeChecker, call: ts.CallExpression): string | undefined {
+  const why = "the run-time converter would throw where the stream is made, while the API's rejection of such messages came through the stream";
+  const handler = enclosingTry(call, true);
+  if (!handler) return `${why} (no try around it)`;
+  const outer = climbWrappers(call);
+  const parent = outer.parent;
+  const uses: ts.Node[] = [];
+  if (ts.isForOfStatement(parent) && parent.awaitModifier && parent.expression === outer) uses.push(outer);
+  else if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) uses.push(...referencesOf(checker, parent.name).map((r) => climbWrappers(r)));
+  else return `${why}, which is handed on`;
+  for (const use of uses) {
+    if (!isInside(use, handler.tryBlock)) return `${why}, used outside the try around it (${shortText(use.parent as ts.Expression, 40)})`;
+    const p = use.parent;
+    if (ts.isForOfStatement(p) && p.awaitModifier && p.expression === use) continue;
+    const call2 = ts.isPropertyAccessExpression(p) && p.expression === use ? p.parent : undefined;
+    if (call2 && ts.isCallExpression(call2) && HELPER_FINALS.has((p as ts.PropertyAccessExpression).name.text) && ts.isAwaitExpression(climbWrappers(call2).parent)) continue;
+    return `${why}, whose ${shortText(p as ts.Expression, 40)} may take the error`;
+  }
+  return undefined;
+}
+
+/** The helper stream's promises of its end: each rejects with the stream's error. */
+const HELPER_FINALS = new Set(['done', 'finalChatCompletion', 'finalContent', 'finalMessage', 'finalFunctionToolCall', 'finalFunctionToolCallResult', 'totalUsage']);
+
+/** `client.chat.completions.stream(…)` (the helper, not `create({ stream: true })`). */
+export function isHelperStreamCall(call: ts.CallExpression): boolean {
+  const callee = unwrap(call.expression);
+  return ts.isPropertyAccessExpression(callee) && callee.name.text === 'stream';
 }
 
 /** `.catch(…)`, `.then(f, g)` or `.finally(…)` on the request's promise, through `.then(f)` links. */
