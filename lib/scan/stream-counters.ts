@@ -115,8 +115,19 @@ function onlyJoinedEmpty(target: ts.Expression, emptyTexts: ReadonlySet<ts.Node>
   });
 }
 
-/** The call of an expression statement (`f(x);`, `await f(x);`, `void f(x);`): its value is unused. */
+/**
+ * Methods that send or store what they are given: called for their value too (`if
+ * (!res.write(frame)) await once(res, 'drain')`, backpressure), they still send once per event.
+ */
+const SINK_METHODS: ReadonlySet<string> = new Set(['write', 'send', 'emit', 'enqueue', 'push', 'postMessage', 'publish', 'sendMessage', 'broadcast']);
+
+/**
+ * The call of an expression statement (`f(x);`, `await f(x);`, `void f(x);`): its value is unused;
+ * or a call of a sink method (SINK_METHODS) wherever its value goes.
+ */
 function effectCall(n: ts.Node): ts.CallExpression | ts.NewExpression | undefined {
+  if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && SINK_METHODS.has(n.expression.name.text) &&
+    !ts.isExpressionStatement(climbWrappers(ts.isAwaitExpression(climbWrappers(n).parent) ? climbWrappers(n).parent : n).parent)) return n;
   if (!ts.isExpressionStatement(n)) return undefined;
   let e: ts.Expression = unwrap(n.expression);
   if (ts.isAwaitExpression(e) || ts.isVoidExpression(e)) e = unwrap(e.expression);
@@ -159,6 +170,14 @@ function countedIdentifier(n: ts.Node): ts.Identifier | undefined {
     (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken) && ts.isIdentifier(n.operand)) return n.operand;
   if (ts.isBinaryExpression(n) && (n.operatorToken.kind === ts.SyntaxKind.PlusEqualsToken || n.operatorToken.kind === ts.SyntaxKind.MinusEqualsToken) &&
     ts.isIdentifier(n.left) && ts.isNumericLiteral(n.right)) return n.left;
+  // `n = n + 1`, `n = 1 + n`, `n = n - 1`
+  if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(n.left)) {
+    const right = unwrap(n.right);
+    if (!ts.isBinaryExpression(right) || (right.operatorToken.kind !== ts.SyntaxKind.PlusToken && right.operatorToken.kind !== ts.SyntaxKind.MinusToken)) return undefined;
+    const [a, b] = [unwrap(right.left), unwrap(right.right)];
+    const same = (e: ts.Expression) => ts.isIdentifier(e) && e.text === (n.left as ts.Identifier).text;
+    if ((same(a) && ts.isNumericLiteral(b)) || (right.operatorToken.kind === ts.SyntaxKind.PlusToken && ts.isNumericLiteral(a) && same(b))) return n.left;
+  }
   return undefined;
 }
 
