@@ -55,7 +55,7 @@ export const RULES: readonly RuleInfo[] = [
     id: 'A-STREAM', summary: 'chat.completions.stream → responses.stream, listeners mapped (S-HELPER, S-FINAL)',
     example: {
       before: "const s = client.chat.completions.stream({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });\ns.on('content', (delta) => process.stdout.write(delta));\nconst final = await s.finalChatCompletion();\nreturn final.choices[0].message.content;",
-      after: "const s = client.responses.stream({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false });\ns.on('response.output_text.delta', ({ delta }) => process.stdout.write(delta));\nconst final = await s.finalResponse();\nreturn final.output_text;",
+      after: "const s = client.responses.stream({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false }).on('response.failed', (event) => { throw new Error(event.response.error?.message ?? 'Response failed'); });\ns.on('response.output_text.delta', ({ delta }) => process.stdout.write(delta));\nconst final = await s.finalResponse();\nreturn final.output_text;",
     },
   },
   {
@@ -69,7 +69,7 @@ export const RULES: readonly RuleInfo[] = [
     id: 'A-BETA', summary: 'beta.chat.completions.* (openai v4) maps like the GA method',
     example: {
       before: "const s = client.beta.chat.completions.stream({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });\nconst final = await s.finalChatCompletion();\nreturn final.choices[0].message.content;",
-      after: "const s = client.responses.stream({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false });\nconst final = await s.finalResponse();\nreturn final.output_text;",
+      after: "const s = client.responses.stream({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false }).on('response.failed', (event) => { throw new Error(event.response.error?.message ?? 'Response failed'); });\nconst final = await s.finalResponse();\nreturn final.output_text;",
     },
   },
   {
@@ -369,7 +369,7 @@ export const RULES: readonly RuleInfo[] = [
     },
   },
   {
-    id: 'S-FAILED', summary: 'every rewritten stream loop throws on error / response.failed events, as Chat streams threw',
+    id: 'S-FAILED', summary: "every rewritten stream loop throws on error / response.failed events, as Chat streams threw; a helper stream read through listeners and final results gets a listener that throws on response.failed ('error' listeners and final results see it)",
     example: {
       before: "const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], stream: true });\ntry {\n  for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta?.content ?? '');\n} catch (err) {\n  console.error('stream failed:', (err as Error).message);\n}",
       after: "const stream = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], stream: true, store: false });\ntry {\n  for await (const chunk of stream) {\n    if (chunk.type === 'error') throw new Error(chunk.message);\n    if (chunk.type === 'response.failed') throw new Error(chunk.response.error?.message ?? 'Response failed');\n    if (chunk.type === 'response.output_text.delta') process.stdout.write(chunk.delta);\n  }\n} catch (err) {\n  console.error('stream failed:', (err as Error).message);\n}",
@@ -393,14 +393,14 @@ export const RULES: readonly RuleInfo[] = [
     id: 'S-HELPER', summary: 'ChatCompletionStream listeners → ResponseStream events',
     example: {
       before: "const s = client.chat.completions.stream({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });\ns.on('content', (delta, snapshot) => console.log(delta.length, snapshot.length));\ns.on('content.done', ({ content }) => console.log(content));\nawait s.done();",
-      after: "const s = client.responses.stream({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false });\ns.on('response.output_text.delta', ({ delta, snapshot }) => console.log(delta.length, snapshot.length));\ns.on('response.output_text.done', ({ text: content }) => console.log(content));\nawait s.done();",
+      after: "const s = client.responses.stream({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false }).on('response.failed', (event) => { throw new Error(event.response.error?.message ?? 'Response failed'); });\ns.on('response.output_text.delta', ({ delta, snapshot }) => console.log(delta.length, snapshot.length));\ns.on('response.output_text.done', ({ text: content }) => console.log(content));\nawait s.done();",
     },
   },
   {
     id: 'S-FINAL', summary: 'finalChatCompletion / finalContent / totalUsage → finalResponse()',
     example: {
       before: "const s = client.chat.completions.stream({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], stream_options: { include_usage: true } });\nconst text = await s.finalContent();\nconst usage = await s.totalUsage();\nreturn `${text ?? ''} (${usage.prompt_tokens} + ${usage.completion_tokens})`;",
-      after: "const s = client.responses.stream({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false });\nconst text = (await s.finalResponse()).output_text;\nconst usage = (await s.finalResponse()).usage!;\nreturn `${text ?? ''} (${usage.input_tokens} + ${usage.output_tokens})`;",
+      after: "const s = client.responses.stream({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false }).on('response.failed', (event) => { throw new Error(event.response.error?.message ?? 'Response failed'); });\nconst text = (await s.finalResponse()).output_text;\nconst usage = (await s.finalResponse()).usage!;\nreturn `${text ?? ''} (${usage.input_tokens} + ${usage.output_tokens})`;",
     },
   },
   {

@@ -45,6 +45,8 @@ export class StreamAnalyzer {
   private readonly paramsFollowed = new Map<ts.Node, readonly ts.CallExpression[]>();
   private readonly returnsFollowed = new Set<ts.Node>();
   private hops = 0;
+  /** The stream loops found: each gets the S-FAILED guard. */
+  private loops = 0;
   /** Calls the per-event check leaves alone: S-TEXT's statement form (put under a test of the event), and chunk hand-offs (their callee's body is checked). */
   private readonly callsHandled = new Set<ts.Node>();
   /** Parameters of the functions a chunk is handed to (W-FOLLOW). */
@@ -59,8 +61,26 @@ export class StreamAnalyzer {
   ) {}
 
   analyze(call: ts.CallExpression, method: string): void {
-    if (method === 'stream') this.helper(call);
-    else this.raw(call);
+    if (method === 'stream') {
+      this.helper(call);
+      if (!this.loops) this.helperFailure(call);
+    } else this.raw(call);
+  }
+
+  /**
+   * S-FAILED for a helper stream read through its listeners and final results, not a loop: a
+   * ResponseStream yields response.failed as an event and then ends, and finalResponse() resolves
+   * with the failed response, where a Chat stream's failure emitted 'error' and rejected its final
+   * results. A listener that throws on it fails the stream the same way (the SDK emits 'error' with
+   * that message, rejects done() and the final results, and ends).
+   */
+  private helperFailure(call: ts.CallExpression): void {
+    const at = this.site.range(call);
+    const listener = ".on('response.failed', (event) => { throw new Error(event.response.error?.message ?? 'Response failed'); })";
+    // a chain written one link a line gets one more line, at its indentation
+    const next = /^[ \t]*(\r?\n)([ \t]*)\./.exec(call.getSourceFile().text.slice(at.end));
+    this.site.edit({ op: 'replace', rule: 'S-FAILED', file: at.file, start: at.end, end: at.end, text: next ? `${next[1]}${next[2]}${listener}` : listener });
+    this.site.note('S-FAILED', 'warn', "The stream now fails on response.failed, which a ResponseStream yields as an event: the 'error' listeners and the final results see it, as they saw a Chat stream's failure.");
   }
 
   // ---- raw `stream: true` ------------------------------------------------------------------
@@ -291,6 +311,7 @@ export class StreamAnalyzer {
   // ---- loops (S-TEXT, S-FINISH, S-USAGE, S-FAILED) -----------------------------------------
 
   private loop(loop: ts.ForOfStatement): void {
+    this.loops++;
     const decl = ts.isVariableDeclarationList(loop.initializer) ? loop.initializer.declarations[0] : undefined;
     if (!decl || !ts.isIdentifier(decl.name)) return this.site.reason('not-supported-yet', 'a stream loop without a plain loop variable');
     const variable = decl.name;
