@@ -7,9 +7,10 @@
  * in view. Where following stops (a framework calls the function, callers out of view), nothing
  * in view caught it: the site keeps the H-PARSE note, as for an uncaught throw. So does a
  * program's last-resort handler (`main().catch(console.error)` at the top of a module): it does
- * what an uncaught throw does, report and end.
+ * what an uncaught throw does, report and end. The same search finds the handler a stream's
+ * failure reaches (failureTellsApart, S-FAILED).
  */
-import { ts, enclosingScope, isConsoleCallee, unwrap } from './ast.js';
+import { ts, enclosingScope, isConsoleCallee, unwrap, walk } from './ast.js';
 import { MAX_HOPS, callersOf, describeFunction, isFollowedFunction } from './callers.js';
 import { locationOf, type ScanContext } from './context.js';
 import { enclosingTry, handlerOn } from './throw-path.js';
@@ -26,18 +27,59 @@ interface Catcher {
   catcher: string;
   /** The functions the error left on its way, innermost first. */
   through: string[];
+  /** The catch clause, or the rejection handler, that takes the error. */
+  handler: ts.CatchClause | ts.Expression;
 }
 
-function catcherOf(rejecting: ts.CallExpression, ctx: ScanContext, hops: number, seen: Set<ts.Node>): Catcher | undefined {
-  const handler = rejectionHandler(rejecting);
+/**
+ * S-FAILED: a Chat stream's failure threw the SDK's APIError; the guard of a rewritten loop throws
+ * a plain Error, and a helper stream's failure listener an Error the SDK wraps in an OpenAIError.
+ * A handler in view that tells the SDK's errors apart (`instanceof APIError`, or reads `code`,
+ * `type`, `param` or `error` of what it caught) would take another branch: the detail naming it.
+ * `helper`: the failure comes from a helper stream (an OpenAIError, not an APIError).
+ */
+export function failureTellsApart(rejecting: ts.Node, ctx: ScanContext, helper: boolean): string | undefined {
+  const found = catcherOf(rejecting, ctx, 0, new Set());
+  if (!found || !tellsSdkErrorsApart(found.handler, helper)) return undefined;
+  const through = found.through.length ? `, through ${found.through.join(' and ')}` : '';
+  return `a stream failure caught by ${found.catcher}${through}, which tests for the SDK's errors (a failed Responses stream throws ${helper ? 'an OpenAIError, not an APIError' : 'a plain Error'} there)`;
+}
+
+/** The error classes a Chat stream's failure was an instance of, as a failed Responses stream's is not. */
+const SDK_ERRORS_CHAT_HAD = { loop: new Set(['APIError', 'OpenAIError']), helper: new Set(['APIError']) };
+const SDK_ERROR_FIELDS = new Set(['code', 'type', 'param', 'error']);
+
+/** `e instanceof APIError` (or `OpenAI.APIError`), or a read of an APIError field of the caught value. */
+export function tellsSdkErrorsApart(handler: ts.CatchClause | ts.Expression, helper: boolean): boolean {
+  const fn = ts.isCatchClause(handler) ? undefined : unwrap(handler);
+  const param = ts.isCatchClause(handler) ? handler.variableDeclaration?.name
+    : fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) ? fn.parameters[0]?.name : undefined;
+  const body = ts.isCatchClause(handler) ? handler.block : fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) ? fn.body : undefined;
+  if (!body) return false;
+  const classes = helper ? SDK_ERRORS_CHAT_HAD.helper : SDK_ERRORS_CHAT_HAD.loop;
+  const caught = param && ts.isIdentifier(param) ? param.text : undefined;
+  let found = false;
+  walk(body, (n) => {
+    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword) {
+      const right = unwrap(n.right);
+      const name = ts.isIdentifier(right) ? right.text : ts.isPropertyAccessExpression(right) ? right.name.text : undefined;
+      if (name && classes.has(name)) found = true;
+    }
+    if (caught && ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === caught && SDK_ERROR_FIELDS.has(n.name.text)) found = true;
+  });
+  return found;
+}
+
+function catcherOf(rejecting: ts.Node, ctx: ScanContext, hops: number, seen: Set<ts.Node>): Catcher | undefined {
+  const handler = ts.isExpression(rejecting) ? rejectionHandler(rejecting) : undefined;
   if (handler) {
     if (ts.isSourceFile(enclosingScope(handler.link)) && isLastResort(handler.onRejected)) return undefined;
-    return { catcher: `the ${handler.name} at ${locationOf(ctx, handler.link)}`, through: [] };
+    return { catcher: `the ${handler.name} at ${locationOf(ctx, handler.link)}`, through: [], handler: handler.onRejected };
   }
   const guarded = enclosingTry(rejecting, true);
   if (guarded) {
     if (ts.isSourceFile(enclosingScope(guarded)) && isLastResort(guarded.catchClause!.block)) return undefined;
-    return { catcher: `the catch at ${locationOf(ctx, guarded.catchClause!)}`, through: [] };
+    return { catcher: `the catch at ${locationOf(ctx, guarded.catchClause!)}`, through: [], handler: guarded.catchClause! };
   }
   // the error leaves the function: whoever calls it gets it
   const fn = enclosingScope(rejecting);
@@ -47,7 +89,7 @@ function catcherOf(rejecting: ts.CallExpression, ctx: ScanContext, hops: number,
   if ('stop' in callers) return undefined;
   for (const caller of callers.calls) {
     const found = catcherOf(caller, ctx, hops + 1, seen);
-    if (found) return { catcher: found.catcher, through: [describeFunction(ctx, fn), ...found.through] };
+    if (found) return { ...found, through: [describeFunction(ctx, fn), ...found.through] };
   }
   return undefined;
 }

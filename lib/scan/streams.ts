@@ -23,6 +23,7 @@ import { referencesOf, isExported } from './references.js';
 import { ResultAnalyzer, useOf } from './results.js';
 import { promiseAllSlot } from './promise-all.js';
 import { iterationCounters, iterationEffects, leavesIteration } from './stream-counters.js';
+import { failureTellsApart, tellsSdkErrorsApart } from './parse-errors.js';
 import type { SiteAnalysis } from './site.js';
 
 /** Where the SDK exports its Stream class (v4 to v7 spellings). */
@@ -47,6 +48,9 @@ export class StreamAnalyzer {
   private hops = 0;
   /** The stream loops found: each gets the S-FAILED guard. */
   private loops = 0;
+  /** A helper stream's 'error' listeners and awaited final results: where its failure goes. */
+  private readonly errorListeners: ts.Expression[] = [];
+  private readonly finals: ts.CallExpression[] = [];
   /** Calls the per-event check leaves alone: S-TEXT's statement form (put under a test of the event), and chunk hand-offs (their callee's body is checked). */
   private readonly callsHandled = new Set<ts.Node>();
   /** Parameters of the functions a chunk is handed to (W-FOLLOW). */
@@ -75,6 +79,13 @@ export class StreamAnalyzer {
    * that message, rejects done() and the final results, and ends).
    */
   private helperFailure(call: ts.CallExpression): void {
+    for (const handler of this.errorListeners) {
+      if (tellsSdkErrorsApart(handler, true)) this.site.reason('not-supported-yet', `a stream failure given to the 'error' listener at ${locationOf(this.ctx, handler)}, which tests for the SDK's errors (a failed Responses stream gives it an OpenAIError, not an APIError)`);
+    }
+    for (const final of this.finals) {
+      const apart = failureTellsApart(final, this.ctx, true);
+      if (apart) this.site.reason('not-supported-yet', apart);
+    }
     const at = this.site.range(call);
     const listener = ".on('response.failed', (event) => { throw new Error(event.response.error?.message ?? 'Response failed'); })";
     // a chain written one link a line gets one more line, at its indentation
@@ -223,6 +234,7 @@ export class StreamAnalyzer {
     const [eventArg, cb] = call.arguments;
     const event = stringValue(eventArg);
     if (event === undefined) return this.site.reason('not-supported-yet', 'a listener whose event name is not a literal');
+    if (event === 'error' && cb) this.errorListeners.push(cb);
     if (!hasEntry(LISTENERS, event)) return this.site.reason('no-equivalent-result', event);
     const rule = ownEntry(LISTENERS, event);
     if (!rule) return this.site.reason('no-equivalent-result', event);
@@ -294,6 +306,7 @@ export class StreamAnalyzer {
     const access = call.expression as ts.PropertyAccessExpression;
     const awaited = climbWrappers(call).parent;
     if (!ts.isAwaitExpression(awaited)) return this.site.reason('not-supported-yet', `${method}() not awaited`);
+    this.finals.push(call);
     // ResponseStream.finalResponse() resolves to a ParsedResponse: its function calls are ParsedResponseFunctionToolCall
     const results = new ResultAnalyzer(this.ctx, this.site, this.isSiteCall, true);
     if (rule.shape === 'completion' || rule.shape === 'message') {
@@ -316,6 +329,8 @@ export class StreamAnalyzer {
     if (!decl || !ts.isIdentifier(decl.name)) return this.site.reason('not-supported-yet', 'a stream loop without a plain loop variable');
     const variable = decl.name;
     this.site.edit({ op: 'stream-guard', rule: 'S-FAILED', ...this.site.range(loop.statement), variable: variable.text });
+    const apart = failureTellsApart(loop, this.ctx, false);
+    if (apart) this.site.reason('not-supported-yet', apart);
     this.site.note('S-FAILED', 'warn', 'The stream loop now throws on response.failed and error events, which Responses yields instead of throwing.');
     this.findUsageGuards(loop, variable);
     for (const ref of this.references(variable)) this.chunk(ref, 'chunk', { root: ref, accessed: [], usageLinks: [] });
