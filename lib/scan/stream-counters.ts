@@ -41,6 +41,62 @@ export function iterationCounters(loop: ts.ForOfStatement, variable: ts.Identifi
   return out;
 }
 
+/**
+ * The outer variables the loop body sets once, on its first iteration, whatever the chunk holds:
+ * `if (!firstAt) firstAt = Date.now() - t0;`, `firstAt ??= performance.now()`. Chat's first chunk
+ * came with the first token; Responses' first event, response.created, comes before any text, so
+ * a time-to-first-token measured that way drops to almost nothing. The value must read the moment
+ * (readsTheMoment) and not the chunk (a read of it is judged by the chunk analysis).
+ */
+export function firstEventAssignments(loop: ts.ForOfStatement, variable: ts.Identifier, checker: ts.TypeChecker): ts.Identifier[] {
+  const derived = chunkDerived(loop.statement, variable, checker);
+  const readsChunk = (n: ts.Node): boolean => mentions(n, derived, checker);
+  const out: ts.Identifier[] = [];
+  const visit = (n: ts.Node): void => {
+    if (isFunctionLike(n)) return;
+    const set = setOnce(n, checker);
+    if (set && declaredOutside(set.target, loop, checker) && readsTheMoment(set.value) && !readsChunk(set.value) && !guardedByChunk(n, loop.statement, readsChunk)) out.push(set.target);
+    ts.forEachChild(n, visit);
+  };
+  visit(loop.statement);
+  return out;
+}
+
+/**
+ * A value that depends on when it is computed: a call or a `new` (`Date.now() - t0`, `new Date()`,
+ * `performance.now()`). A flag (`started = true`) ends the same whichever event sets it.
+ */
+function readsTheMoment(value: ts.Expression): boolean {
+  let found = ts.isCallExpression(value) || ts.isNewExpression(value);
+  walk(value, (m) => {
+    if (ts.isCallExpression(m) || ts.isNewExpression(m)) found = true;
+  });
+  return found;
+}
+
+/** `if (<test of x alone>) x = v;` or `x ??= v` / `x ||= v`: the variable and its value. */
+function setOnce(n: ts.Node, checker: ts.TypeChecker): { target: ts.Identifier; value: ts.Expression } | undefined {
+  if (ts.isBinaryExpression(n) && ts.isIdentifier(n.left) &&
+    (n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionEqualsToken || n.operatorToken.kind === ts.SyntaxKind.BarBarEqualsToken)) return { target: n.left, value: n.right };
+  if (!ts.isIfStatement(n) || n.elseStatement) return undefined;
+  const body = ts.isBlock(n.thenStatement) && n.thenStatement.statements.length === 1 ? n.thenStatement.statements[0] : n.thenStatement;
+  if (!ts.isExpressionStatement(body)) return undefined;
+  const assign = unwrap(body.expression);
+  if (!ts.isBinaryExpression(assign) || assign.operatorToken.kind !== ts.SyntaxKind.EqualsToken || !ts.isIdentifier(assign.left)) return undefined;
+  const target = assign.left;
+  const symbol = checker.getSymbolAtLocation(target);
+  // the test reads the variable and nothing else but literals (`!x`, `x === undefined`, `x == null`)
+  let onlyTarget = true;
+  let readsTarget = false;
+  walk(n.expression, (m) => {
+    if (!ts.isIdentifier(m) || m.text === 'undefined') return;
+    if (checker.getSymbolAtLocation(m) === symbol) readsTarget = true;
+    else onlyTarget = false;
+  });
+  if (ts.isIdentifier(unwrap(n.expression)) && checker.getSymbolAtLocation(unwrap(n.expression)) === symbol) readsTarget = true;
+  return readsTarget && onlyTarget ? { target, value: assign.right } : undefined;
+}
+
 /** A call or `yield` of the loop body that runs on every iteration, whatever the chunk holds. */
 export interface IterationEffect {
   node: ts.Node;

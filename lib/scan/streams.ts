@@ -22,7 +22,7 @@ import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import { ResultAnalyzer, useOf } from './results.js';
 import { promiseAllSlot } from './promise-all.js';
-import { iterationCounters, iterationEffects, leavesIteration } from './stream-counters.js';
+import { firstEventAssignments, iterationCounters, iterationEffects, leavesIteration } from './stream-counters.js';
 import { failureTellsApart, tellsSdkErrorsApart } from './parse-errors.js';
 import type { SiteAnalysis } from './site.js';
 
@@ -334,6 +334,9 @@ export class StreamAnalyzer {
     this.site.note('S-FAILED', 'warn', 'The stream loop now throws on response.failed and error events, which Responses yields instead of throwing.');
     this.findUsageGuards(loop, variable);
     for (const ref of this.references(variable)) this.chunk(ref, 'chunk', { root: ref, accessed: [], usageLinks: [] });
+    for (const first of firstEventAssignments(loop, variable, this.ctx.checker)) {
+      this.site.reason('no-equivalent-result', `${first.text} is set on the first stream event, which Responses sends before any text (response.created)`);
+    }
     for (const counter of iterationCounters(loop, variable, this.ctx.checker)) {
       this.site.reason('no-equivalent-result', `${counter.name} counts stream loop iterations (Responses sends more events than Chat sends chunks)`);
     }
