@@ -2555,7 +2555,14 @@ function followReturnedPart(fc: FollowCtx, ai: FollowModule): void {
   fc.shapes.add(`follow:returned-part-typed-${typed}`);
   const ret = typed === 'any' ? 'Promise<any>' : typed === 'part' ? `Promise<${ftype(fc, ai, 'ChatCompletionMessage')}>` : undefined;
   const expr = part === 'message' ? 'r.choices[0].message' : part === 'choice' ? 'r.choices[0]' : 'r.choices';
+  // the part given by a .then() callback (corpus: ChatgptTranslator's completion.then((result) => result.choices[0].message))
+  const viaThen = f.bool(0.3);
+  if (viaThen) fc.shapes.add('follow:returned-part-through-then');
   ffunction(fc, ai, { name, params: [['q', 'string']], ret }, (w) => {
+    if (viaThen) {
+      w.stmt(`return ${fcall(fc, ai, w)}.then((r) => ${expr})`);
+      return;
+    }
     w.stmt(`const r = await ${fcall(fc, ai, w)}`);
     w.stmt(`return ${expr}`);
   });
