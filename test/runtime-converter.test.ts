@@ -148,14 +148,19 @@ const SHAPES: { shape: string; messages: unknown[]; items: unknown[] }[] = [
     items: [{ type: 'custom_tool_call', call_id: 'call_8', name: 'run_sql', input: 'SELECT 2' }, { type: 'custom_tool_call_output', call_id: 'call_8', output: '2' }],
   },
   { shape: 'an empty history', messages: [], items: [] },
+  {
+    shape: 'Chat messages that carry a type of the program\'s own (Chat ignored it, and the id and date)',
+    messages: [{ role: 'user', content: 'hi', type: 'text' }, { type: 'message', role: 'assistant', content: 'hello', id: 'm1', createdAt: 1 }, { type: 'message', role: 'user', content: [{ type: 'text', text: 'more' }] }],
+    items: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }, { role: 'user', content: [{ type: 'input_text', text: 'more' }] }],
+  },
 ];
 
 /** Shapes with no Responses equivalent: thrown, naming the message (never sent). */
 const ERRORS: { shape: string; messages: unknown; message: RegExp }[] = [
-  { shape: 'not an array', messages: 'hello', message: /^toResponsesInput: messages is 'hello', not an array of messages\.$/ },
-  { shape: 'null message', messages: [{ role: 'user', content: 'a' }, null], message: /^toResponsesInput: messages\[1\] is null, not a message object\.$/ },
-  { shape: 'a string message', messages: ['hi'], message: /^toResponsesInput: messages\[0\] is 'hi', not a message object\.$/ },
-  { shape: 'M-FUNCTION: role function', messages: [{ role: 'function', name: 'f', content: '1' }], message: /^toResponsesInput: messages\[0\] has role 'function' \(a legacy function result\).*no call id \(M-FUNCTION\)\.$/ },
+  { shape: 'not an array', messages: 'hello', message: /^400 toResponsesInput: messages is 'hello', not an array of messages\.$/ },
+  { shape: 'null message', messages: [{ role: 'user', content: 'a' }, null], message: /^400 toResponsesInput: messages\[1\] is null, not a message object\.$/ },
+  { shape: 'a string message', messages: ['hi'], message: /^400 toResponsesInput: messages\[0\] is 'hi', not a message object\.$/ },
+  { shape: 'M-FUNCTION: role function', messages: [{ role: 'function', name: 'f', content: '1' }], message: /^400 toResponsesInput: messages\[0\] has role 'function' \(a legacy function result\).*no call id \(M-FUNCTION\)\.$/ },
   { shape: 'M-FUNCTION: assistant function_call', messages: [{ role: 'assistant', content: null, function_call: { name: 'f', arguments: '{}' } }], message: /messages\[0\] is an assistant message with a legacy function_call/ },
   { shape: 'M-ASSIST-AUDIO', messages: [{ role: 'assistant', content: null, audio: { id: 'audio_1' } }], message: /messages\[0\] is an assistant message with audio, which has no Responses equivalent \(M-ASSIST-AUDIO\)/ },
   { shape: 'M-ASSIST-REFUSAL: refusal field', messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: null, refusal: 'No.' }], message: /messages\[1\] is an assistant message with a refusal/ },
@@ -171,6 +176,7 @@ const ERRORS: { shape: string; messages: unknown; message: RegExp }[] = [
   { shape: 'a tool call of another type', messages: [{ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'mystery' }] }], message: /messages\[0\]\.tool_calls\[0\] has type 'mystery'/ },
   { shape: 'a function call without arguments', messages: [{ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f' } }] }], message: /tool_calls\[0\] is a function call without function\.name and function\.arguments strings/ },
   { shape: 'an assistant with neither content nor calls', messages: [{ role: 'assistant', content: null }], message: /messages\[0\] is an assistant message with neither content nor tool_calls/ },
+  { shape: 'a type of the program\'s own without a Chat role', messages: [{ type: 'widget', role: 'robot', content: 'x' }], message: /messages\[0\] has type 'widget', which is neither a Chat message nor a Responses item this converter keeps/ },
   { shape: 'a Responses item type it does not keep', messages: [{ type: 'computer_call', call_id: 'c' }], message: /messages\[0\] has type 'computer_call', which is neither a Chat message nor a Responses item this converter keeps/ },
 ];
 
@@ -186,10 +192,15 @@ describe('toResponsesInput: every Chat message shape, in every rendering', () =>
       for (const t of ERRORS) {
         it(`throws: ${t.shape}`, () => {
           const convert = converters.get(r.name)!;
-          // the status and body a handler of the API's 400 reads (err.status, err.error.message)
-          assert.throws(() => convert(t.messages as unknown[]), (e: unknown) => e instanceof Error && t.message.test(e.message) &&
-            (e as { status?: unknown }).status === 400 &&
-            isDeepStrictEqual((e as { error?: unknown }).error, { message: e.message, type: 'invalid_request_error', param: /^toResponsesInput: (\S+) /.exec(e.message)?.[1], code: null }));
+          // what the SDK threw for the API's 400: a BadRequestError, its status and body (err.status, err.error.message)
+          assert.throws(() => convert(t.messages as unknown[]), (e: unknown) => {
+            // a CommonJS module gets the SDK's CommonJS build, whose classes are its own
+            const sdk = r.flavour === 'cjs' ? (createRequire(import.meta.url)('openai') as typeof OpenAI) : OpenAI;
+            if (!(e instanceof sdk.BadRequestError) || !t.message.test(e.message)) return false;
+            const raw = e.message.replace(/^400 /, '');
+            return e.status === 400 && e.code === null && e.type === 'invalid_request_error' &&
+              isDeepStrictEqual(e.error, { message: raw, type: 'invalid_request_error', param: /^toResponsesInput: (\S+) /.exec(raw)?.[1], code: null });
+          });
         });
       }
       it('leaves its input alone and accepts a frozen array', () => {
@@ -229,7 +240,10 @@ describe('the renderings', () => {
     // the same statements, line for line, once the TypeScript-only lines are gone
     const body = (text: string) => text.split('\n').filter((l) => !l.startsWith('//') && !/^(\/\* eslint|'use strict'|module\.exports|import type)/.test(l)).join('\n');
     const ts = renderConverter('ts');
-    const erased = eraseTypes(ts.slice(ts.indexOf('import type')));
+    const erased = eraseTypes(ts.slice(ts.indexOf('import ')));
+    // the SDK's error class, in each module system
+    assert.match(esm, /^import \{ BadRequestError \} from 'openai';$/m);
+    assert.match(cjs, /^const \{ BadRequestError \} = require\('openai'\);$/m);
     assert.equal(body(esm).trim(), body(erased).trim());
   });
 

@@ -67,9 +67,12 @@ export class TransformContext {
     // to LF, which would shift every offset the plan anchors to
     this.root = this.j(parser.parse(text) as unknown as ASTNode);
     this.editor = new SourceEditor(text);
-    this.quote = detectQuote(text);
     this.buildIndex(this.root.get().node as Node);
+    this.quote = this.quotes.double > this.quotes.single ? '"' : this.quotes.single ? "'" : detectQuote(text);
   }
+
+  /** The delimiters of the file's string literals (a quote inside another string is not one). */
+  private readonly quotes = { single: 0, double: 0 };
 
   private buildIndex(node: Node): void {
     const stack: unknown[] = [node];
@@ -82,6 +85,10 @@ export class TransformContext {
       }
       const rec = n as Node;
       if (typeof rec.type === 'string' && typeof rec.start === 'number' && typeof rec.end === 'number') {
+        if (rec.type === 'StringLiteral') {
+          if (this.text[rec.start] === "'") this.quotes.single++;
+          else if (this.text[rec.start] === '"') this.quotes.double++;
+        }
         const key = `${rec.start}:${rec.end}`;
         const list = this.index.get(key) ?? [];
         list.push(rec);

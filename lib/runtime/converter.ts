@@ -10,7 +10,9 @@
  * M-ASSIST-REFUSAL, M-PART-AUDIO). Items that are already Responses input items (a history that
  * mixes both after a partial migration, or that holds output replayed with toResponseInputItems,
  * M-REPLAY) are kept as they are when their type is one a migrated Chat program can produce;
- * any other `type` throws. Field names follow the SDK's responses.d.ts of openai 6 and 7.
+ * a Chat message that also carries a `type` of the program's own is converted as a message, and
+ * any other `type` throws, as the SDK's BadRequestError. Field names follow the SDK's
+ * responses.d.ts of openai 6 and 7.
  */
 import ts from '../scan/typescript.cjs';
 import { CONVERTER_NAME } from './names.js';
@@ -29,7 +31,8 @@ const ABOUT = [
 ];
 
 /** The module body in TypeScript (after the header). No backticks and no `${` in it: it is a template literal. */
-const SOURCE = `import type { ResponseInputContent, ResponseInputFile, ResponseInputImage, ResponseInputItem, ResponseInputText } from 'openai/resources/responses/responses';
+const SOURCE = `import { BadRequestError } from 'openai';
+import type { ResponseInputContent, ResponseInputFile, ResponseInputImage, ResponseInputItem, ResponseInputText } from 'openai/resources/responses/responses';
 
 /**
  * What the converter returns: Responses input items, but never openai 7's configuration_update
@@ -85,15 +88,22 @@ export function toResponsesInput(messages: readonly unknown[]): ConvertedItem[] 
   return items;
 }
 
+/** The roles of Chat messages. */
+const CHAT_ROLES: unknown[] = ['system', 'developer', 'user', 'assistant', 'tool', 'function'];
+
 function convertMessage(message: unknown, at: string, items: ConvertedItem[], customCalls: unknown[]): void {
   if (!isFields(message)) fail(at, 'is ' + shape(message) + ', not a message object');
   if (message.type !== undefined && message.type !== null) {
-    if (RESPONSES_ITEM_TYPES.indexOf(message.type) === -1) {
+    if (isResponsesItem(message)) {
+      if (message.type === 'custom_tool_call') customCalls.push(message.call_id);
+      items.push(message as ConvertedItem);
+      return;
+    }
+    // a Chat message that also carries a type of the program's own (a UI's type: 'text'): Chat
+    // ignored the keys it does not know, so it is converted as the message it is
+    if (CHAT_ROLES.indexOf(message.role) === -1) {
       fail(at, 'has type ' + shape(message.type) + ', which is neither a Chat message nor a Responses item this converter keeps');
     }
-    if (message.type === 'custom_tool_call') customCalls.push(message.call_id);
-    items.push(message as ConvertedItem);
-    return;
   }
   const role = message.role;
   if (role === 'system' || role === 'developer' || role === 'user') {
@@ -239,6 +249,25 @@ function convertToolReply(message: Fields, at: string, items: ConvertedItem[], c
   else items.push({ type: 'function_call_output', call_id: id, output: output });
 }
 
+/**
+ * A Responses input item of a type a migrated program can produce. A 'message' item is one when
+ * its content is Responses parts (input_*, output_text, refusal), as replayed output is; with a
+ * string or Chat parts it is a Chat message whose type key Chat ignored (and whose other keys,
+ * an id or a date, the Responses API would reject).
+ */
+function isResponsesItem(message: Fields): boolean {
+  if (RESPONSES_ITEM_TYPES.indexOf(message.type) === -1) return false;
+  if (message.type !== 'message') return true;
+  const content = message.content;
+  if (!Array.isArray(content)) return false;
+  for (let j = 0; j < content.length; j++) {
+    const part: unknown = content[j];
+    if (!isFields(part) || typeof part.type !== 'string') return false;
+    if (part.type.indexOf('input_') !== 0 && part.type !== 'output_text' && part.type !== 'refusal') return false;
+  }
+  return true;
+}
+
 function isFields(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -252,16 +281,13 @@ function shape(value: unknown): string {
 }
 
 /**
- * Throws what a handler of the API's rejection reads: the status 400 and an error body, as on the
- * SDK's BadRequestError, in which Chat rejected most of these messages (a handler answering
- * res.status(err.status || 500), or reading err.error.message, keeps its answer).
+ * Throws what the SDK threw for the API's rejection of such messages in Chat: a BadRequestError,
+ * status 400, with an error body (message, type, param, code). A handler testing instanceof
+ * APIError, answering res.status(err.status || 500) or reading err.error.message keeps its answer.
  */
 function fail(at: string, problem: string): never {
   const message = 'toResponsesInput: ' + at + ' ' + problem + '.';
-  const error = new Error(message) as Error & { status: number; error: { message: string; type: string; param: string; code: null } };
-  error.status = 400;
-  error.error = { message: message, type: 'invalid_request_error', param: at, code: null };
-  throw error;
+  throw new BadRequestError(400, { message: message, type: 'invalid_request_error', param: at, code: null }, message, new Headers());
 }
 `;
 
@@ -272,8 +298,10 @@ export function renderConverter(flavour: ConverterFlavour): string {
   // a JavaScript package may type-check its files (checkJs); this one is tested as it is
   const js = eraseTypes(SOURCE);
   if (flavour === 'esm') return `${[...head, '// @ts-nocheck'].join('\n')}\n\n${js}`;
-  const cjs = js.replace(`export function ${CONVERTER_NAME}(`, `function ${CONVERTER_NAME}(`);
-  if (cjs === js) throw new Error('converter: the exported function was not found');
+  const cjs = js
+    .replace(`export function ${CONVERTER_NAME}(`, `function ${CONVERTER_NAME}(`)
+    .replace("import { BadRequestError } from 'openai';", "const { BadRequestError } = require('openai');");
+  if (cjs.includes('export function') || cjs.includes('import {')) throw new Error('converter: the ES module syntax was not all rewritten');
   return `${[...head, '// @ts-nocheck', "'use strict';"].join('\n')}\n\n${cjs}\nmodule.exports = { ${CONVERTER_NAME} };\n`;
 }
 

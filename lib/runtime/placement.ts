@@ -10,7 +10,8 @@
  * names, else its `src/` folder, else the folder of its `main` entry (not a build folder), else
  * the package folder. The module is the package's language
  * and module system: TypeScript (`.ts`) when a TypeScript file needs it, else JavaScript ESM
- * (`.js` in a `"type": "module"` package, `.mjs` otherwise), else CommonJS (`.cjs` in a
+ * (`.js` in a `"type": "module"` package or where every importer is an ES module `.js` file,
+ * `.mjs` otherwise: extensionOf), else CommonJS (`.cjs` in a
  * `"type": "module"` package, `.js` otherwise). A file of that name that this tool did not write
  * (its header says so) is never touched: the sites are reported instead. So are sites whose file
  * cannot import the module (another language or module system than the package's module), and
@@ -105,7 +106,7 @@ export function placeConverters(files: { file: string; sf: ts.SourceFile }[], la
         for (const m of members) byFile.set(m.file, { ok: false, why: m.wants });
         continue;
       }
-      const file = path.join(dir, basename + extensionOf(wanted, pkg));
+      const file = path.join(dir, basename + extensionOf(wanted, pkg, members.filter((m) => m.wants === wanted).map((m) => m.file)));
       if (!mayCreate(file, roots)) {
         for (const m of members) byFile.set(m.file, { ok: false, why: `the run-time converter module would be created at ${shown(file)}, outside the paths given; run the tool on the package to let it create it` });
         continue;
@@ -194,9 +195,15 @@ function isModulePackage(pkg: PackageInfo): boolean {
   return pkg.json.type === 'module';
 }
 
-function extensionOf(flavour: ConverterFlavour, pkg: PackageInfo): string {
+/**
+ * The new module's extension. An ES module in a package that is not `"type": "module"` is `.mjs`,
+ * unless every file that imports it is a `.js`/`.jsx` file written as an ES module: those run only
+ * once transpiled or bundled (Babel, a bundler), which then handles a `.js` sibling the same way,
+ * where Babel's CLI would compile a `.mjs` to CommonJS and keep its name (a broken module).
+ */
+function extensionOf(flavour: ConverterFlavour, pkg: PackageInfo, importers: string[]): string {
   if (flavour === 'ts') return '.ts';
-  if (flavour === 'esm') return isModulePackage(pkg) ? '.js' : '.mjs';
+  if (flavour === 'esm') return isModulePackage(pkg) || (importers.length > 0 && importers.every((f) => /\.jsx?$/.test(f))) ? '.js' : '.mjs';
   return isModulePackage(pkg) ? '.cjs' : '.js';
 }
 
