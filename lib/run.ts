@@ -98,6 +98,7 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
     ? scan({
         candidates: read.candidates.map((c) => ({ path: c.path, text: c.text })),
         files: discovery.files,
+        components: discovery.components,
         roots: rootsOf(options),
         cwd: options.cwd,
         tsconfig,

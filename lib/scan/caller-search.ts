@@ -13,6 +13,8 @@ import { escapeRegExp } from '../regexp.js';
 export interface CallerSearchInput {
   /** Every source file of the run (absolute paths). */
   files: readonly string[];
+  /** The run's component files (.vue, .svelte, .astro), which the tool does not parse. */
+  components: readonly string[];
   /** The run's texts, shared with the other searches (runTextReader). */
   read: TextReader;
   layout: ProjectLayout;
@@ -60,12 +62,18 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
     textOf: read,
     edgeOf(file, name) {
       if (input.layout.isPublished(file)) return 'exported from a published package (its callers live elsewhere)';
+      // a component's script may call it and read the Chat shape: the tool does not parse it
+      const word = wordPattern(name);
+      const component = input.components.find((f) => {
+        const text = read(f);
+        return text !== undefined && text.includes(name) && word.test(text);
+      });
+      if (component) return `named in ${path.relative(input.cwd, component)}, a component file the tool does not scan`;
       const root = input.layout.importersRootOf(file) ?? path.dirname(file);
       if (covered(root)) return undefined;
       // the paths given are part of a package: its other files are read (never rewritten) for callers
       const others = outsideOf(root);
       if (!others) return `its package (${path.relative(input.cwd, root) || '.'}) has too many files outside the paths given to check`;
-      const word = wordPattern(name);
       const caller = others.find((f) => {
         const text = read(f);
         return text !== undefined && text.includes(name) && word.test(text);

@@ -41,6 +41,8 @@ export interface ScanInput {
   candidates: CandidateText[];
   /** Every source file of the run (absolute paths): where the importers of endpoint constants and the callers of exported functions are looked for. */
   files?: string[];
+  /** The component files of the run (.vue, .svelte, .astro): not scanned, but a function they name has callers out of view. */
+  components?: string[];
   /**
    * The paths given, absolute (as given and real): a module used from outside them is an edge
    * (W-EDGE), and a new converter module goes only inside them.
@@ -127,7 +129,7 @@ export function scan(input: ScanInput): ScanResult {
   const readRunText = runTextReader(texts);
   const injected: Injection = { callers: new CallerSearch(), published: new PublishedPackages(layout, modules, readRunText) };
   let project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
-  const follow = createCallerSearch({ files: input.files ?? sitePaths, read: readRunText, layout, roots: input.roots ?? [input.cwd], cwd: input.cwd });
+  const follow = createCallerSearch({ files: input.files ?? sitePaths, components: input.components ?? [], read: readRunText, layout, roots: input.roots ?? [input.cwd], cwd: input.cwd });
   const searches: Searches = { ...injected, follow };
   let pass = analyseFiles(sitePaths, project, modules, input, searches);
 
