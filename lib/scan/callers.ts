@@ -11,7 +11,7 @@
 import { ts, climbWrappers, isFunctionLike, walk, returnExpressions, shortText, unwrap, propertyNameText } from './ast.js';
 import type { ScanContext } from './context.js';
 import type { SiteAnalysis } from './site.js';
-import { locationOf } from './context.js';
+import { locationOf, relativeFile } from './context.js';
 import { isExported, isModuleExports, referencesOf, symbolOf } from './references.js';
 import { fromMissingModule } from './missing-module.js';
 import { isErrorType } from './types.js';
@@ -123,6 +123,8 @@ export function callersOf(fn: FollowedFunction, ctx: ScanContext, search: Follow
   if (!symbol) return { stop: `${name.text} is not resolved (${locationOf(ctx, name)})` };
   if (ts.canHaveDecorators(fn) && ts.getDecorators(fn)?.length) return { stop: `${name.text} is decorated: a framework may call it (${locationOf(ctx, name)})` };
   if (isServerAction(ctx.checker, fn, name)) return { stop: `${name.text} is a server action ("use server"): the browser calls it and receives its result serialised (${locationOf(ctx, name)})` };
+  const action = search && ts.isIdentifier(name) ? serverActionReexport(name.text, search) : undefined;
+  if (action) return { stop: `${name.text} is re-exported by ${relativeFile(ctx.cwd, action)}, a "use server" module: the browser calls it and receives its result serialised (${locationOf(ctx, name)})` };
   const member = ts.isClassLike(fn.parent) || ts.isPropertyDeclaration(climbWrappers(fn).parent);
   const cls = member ? (ts.isClassLike(fn.parent) ? fn.parent : climbWrappers(fn).parent.parent) as ts.ClassLikeDeclaration : undefined;
   if (cls && (cls.heritageClauses?.length || ctx.subclassesOf(cls).length)) {
@@ -161,6 +163,25 @@ function isServerAction(checker: ts.TypeChecker, fn: FollowedFunction, name: ts.
   const body = (fn as { body?: ts.Node }).body;
   if (body && ts.isBlock(body) && opensWithUseServer(body.statements)) return true;
   return ts.isIdentifier(name) && opensWithUseServer(fn.getSourceFile().statements) && isExported(checker, name);
+}
+
+/**
+ * A file of the run that opens with 'use server' and re-exports `name` (`export { complete } from
+ * '@/lib/ai'`, or everything with `export *`): that makes the function a server action too. Its
+ * path, or undefined.
+ */
+function serverActionReexport(name: string, search: FollowSearch): string | undefined {
+  for (const file of search.filesNaming(name)) {
+    const text = search.textOf(file);
+    if (!text || !/['"]use server['"]/.test(text)) continue;
+    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
+    const first = sf.statements[0];
+    if (!first || !ts.isExpressionStatement(first) || !ts.isStringLiteral(first.expression) || first.expression.text !== 'use server') continue;
+    const reexports = sf.statements.some((st) => ts.isExportDeclaration(st) && st.moduleSpecifier &&
+      (!st.exportClause || (ts.isNamedExports(st.exportClause) && st.exportClause.elements.some((el) => (el.propertyName ?? el.name).text === name))));
+    if (reexports) return file;
+  }
+  return undefined;
 }
 
 /**
