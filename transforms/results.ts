@@ -107,7 +107,10 @@ export function rewriteReplace(ctx: TransformContext, edit: ReplaceEdit): void {
   ctx.editor.replace(edit.start, edit.end, edit.text.replace(/'/g, ctx.quote));
 }
 
-/** `a ?? b` → `a || b`: only the operator token changes. */
+/**
+ * `a ?? b` → `a || b`: only the operator token changes, and parentheses come around it where it is
+ * an operand of another `??` (`a ?? b ?? c`), which may not be mixed with `||` unparenthesised.
+ */
 export function rewriteOperator(ctx: TransformContext, edit: OperatorEdit): void {
   const node = ctx.nodeAt(edit.start, edit.end, 'LogicalExpression');
   const left = node.left as { end: number };
@@ -116,6 +119,12 @@ export function rewriteOperator(ctx: TransformContext, edit: OperatorEdit): void
   const at = between.indexOf('??');
   if (at === -1) throw new Error('no ?? operator to rewrite');
   ctx.editor.replace(left.end + at, left.end + at + 2, edit.to);
+  const parenthesized = (node.extra as { parenthesized?: boolean } | undefined)?.parenthesized;
+  const nextToNullish = /\?\?\s*$/.test(ctx.text.slice(0, node.start as number)) || /^\s*\?\?/.test(ctx.text.slice(node.end as number));
+  if (!parenthesized && nextToNullish) {
+    ctx.editor.insert(node.start as number, '(');
+    ctx.editor.insert(node.end as number, ')');
+  }
 }
 
 export function rewritePattern(ctx: TransformContext, edit: PatternEdit): void {
