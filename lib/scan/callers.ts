@@ -8,6 +8,7 @@
  * it on the way in (`import { f as g }`, `const { f: g } = require(…)`, `await import(…)`) is
  * followed to its own uses.
  */
+import { existsSync } from 'node:fs';
 import { ts, climbWrappers, isFunctionLike, walk, returnExpressions, shortText, unwrap, propertyNameText } from './ast.js';
 import type { ScanContext } from './context.js';
 import type { SiteAnalysis } from './site.js';
@@ -133,6 +134,8 @@ export function callersOf(fn: FollowedFunction, ctx: ScanContext, search: Follow
   // `#m` and TypeScript's `private m` are called from their class only
   const privateMember = ts.isPrivateIdentifier(name) || Boolean(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Private);
   const visibleElsewhere = privateMember ? false : Boolean(cls) || (ts.isIdentifier(name) && isExported(ctx.checker, name));
+  const declared = visibleElsewhere ? declarationSibling(fn.getSourceFile().fileName) : undefined;
+  if (declared) return { stop: `${name.text}'s types are declared in ${relativeFile(ctx.cwd, declared)}, which its TypeScript callers read and the tool does not edit (${locationOf(ctx, name)})` };
   const uses = usesOf(name, symbol, visibleElsewhere, Boolean(cls), ctx, search);
   if ('stop' in uses) return uses;
   const calls: ts.CallExpression[] = [];
@@ -163,6 +166,19 @@ function isServerAction(checker: ts.TypeChecker, fn: FollowedFunction, name: ts.
   const body = (fn as { body?: ts.Node }).body;
   if (body && ts.isBlock(body) && opensWithUseServer(body.statements)) return true;
   return ts.isIdentifier(name) && opensWithUseServer(fn.getSourceFile().statements) && isExported(checker, name);
+}
+
+/**
+ * The hand-written declarations beside a JavaScript module (`llm.js` + `llm.d.ts`): TypeScript
+ * reads them in its place, so a caller's reads are typed by them (`Promise<ChatCompletion>`), and
+ * the tool rewrites no declaration file. Its path, or undefined.
+ */
+function declarationSibling(file: string): string | undefined {
+  const m = /^(.*)\.(js|jsx|mjs|cjs)$/.exec(file);
+  if (!m) return undefined;
+  const ext = m[2] === 'mjs' ? '.d.mts' : m[2] === 'cjs' ? '.d.cts' : '.d.ts';
+  const candidate = m[1] + ext;
+  return existsSync(candidate) ? candidate : undefined;
 }
 
 /**
