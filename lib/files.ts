@@ -24,6 +24,8 @@ export interface Discovery {
   files: string[];
   /** the component files (.vue, .svelte, .astro) under the roots after ignores, the same way */
   components: string[];
+  /** the project's own declaration files (.d.ts, .d.mts, .d.cts) under the roots after ignores */
+  declarations: string[];
   /** unreadable directories etc.; discovery continues past them */
   errors: DiscoveryError[];
 }
@@ -249,6 +251,8 @@ interface WalkState {
   files: Map<string, string>;
   /** the same, for component files */
   components: Map<string, string>;
+  /** the same, for declaration files */
+  declarations: Map<string, string>;
   /** real paths of directories entered (or claimed to be entered) */
   visited: Set<string>;
   /** symlinks (and entries of unknown type) to resolve once the plain walk is done */
@@ -267,6 +271,12 @@ function addFile(state: WalkState, abs: string, real: string): void {
 function addNamed(state: WalkState, name: string, abs: string, real: string): void {
   if (isSourceName(name)) addFile(state, abs, real);
   else if (isComponentName(name) && !state.components.has(real)) state.components.set(real, abs);
+  else if (isDeclarationName(name) && !state.declarations.has(real)) state.declarations.set(real, abs);
+}
+
+/** A TypeScript declaration file by name (`.d.ts`, `.d.mts`, `.d.cts`). */
+function isDeclarationName(name: string): boolean {
+  return /\.d\.(ts|mts|cts)$/.test(name);
 }
 
 function addError(state: WalkState, abs: string, message: string): void {
@@ -356,7 +366,7 @@ function walkDir(state: WalkState, abs: string, real: string, inherited: IgnoreC
   for (const entry of entries) {
     const name = entry.name;
     if (entry.isFile()) {
-      if (!isSourceName(name) && !isComponentName(name)) continue;
+      if (!isSourceName(name) && !isComponentName(name) && !isDeclarationName(name)) continue;
       if (!isIgnored(ctx, name, false)) addNamed(state, name, joinPath(abs, name), joinPath(real, name));
       else if (gitTop) keepGitIgnored(state, gitTop, joinPath(abs, name));
     } else if (entry.isDirectory()) {
@@ -460,7 +470,7 @@ function followLinks(state: WalkState): void {
         state.visited.add(r.real);
         walks.push(() => walkDir(state, link.abs, r.real, descend(link.ctx, link.name), undefined));
       } else if (r.stats.isFile()) {
-        if ((isSourceName(link.name) || isComponentName(link.name)) && !isIgnored(link.ctx, link.name, false)) addNamed(state, link.name, link.abs, r.real);
+        if ((isSourceName(link.name) || isComponentName(link.name) || isDeclarationName(link.name)) && !isIgnored(link.ctx, link.name, false)) addNamed(state, link.name, link.abs, r.real);
       }
     });
     for (const walk of walks) walk();
@@ -482,6 +492,7 @@ export function discoverFiles(roots: string[], cwd: string): Discovery {
     errors: [],
     files: new Map(),
     components: new Map(),
+    declarations: new Map(),
     visited: new Set(),
     pending: [],
     rootReals: [],
@@ -533,7 +544,7 @@ export function discoverFiles(roots: string[], cwd: string): Discovery {
   const errors = state.errors.sort((a, b) =>
     a.file < b.file ? -1 : a.file > b.file ? 1 : a.message < b.message ? -1 : a.message > b.message ? 1 : 0,
   );
-  return { files, components: [...state.components.values()].sort(), errors };
+  return { files, components: [...state.components.values()].sort(), declarations: [...state.declarations.values()].sort(), errors };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 /** What every part of the scanner needs to know about the run. */
+import type { SdkShim } from '../project/sdk-shims.js';
 import type { AllowList } from '../allow.js';
 import { relativePath } from '../files.js';
 import { ts } from './ast.js';
@@ -38,6 +39,8 @@ export interface ScanContext extends BindingScope {
    * callers: the double still imitates chat.completions (a `test-mock` notice).
    */
   doubles: Set<string>;
+  /** The project's own declarations of the SDK without `responses` (lib/project/sdk-shims.ts). */
+  sdkShims: readonly SdkShim[];
   /** The files this pass looks for sites in (absolute, normalised); absent in unit tests. */
   analysedFiles?: ReadonlySet<string>;
   /** W-EDGE: the published package whose public entry points reach a file, if one does. */

@@ -30,6 +30,7 @@ import { siteId } from './site-id.js';
 import { invocationsOf } from './indirect.js';
 import { resourceCalls, type ResourceCalls } from './resource-calls.js';
 import { createCallerSearch } from './caller-search.js';
+import { shimFor, type SdkShim } from '../project/sdk-shims.js';
 import type { FollowSearch } from './callers.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
 import { PARSE_NOTE, REASONING_INCLUDE, REPLAY_NOTE, REPLAY_PLAIN_NOTE, REPLAY_STORED_NOTE } from '../rules/results.js';
@@ -43,6 +44,8 @@ export interface ScanInput {
   files?: string[];
   /** The component files of the run (.vue, .svelte, .astro): not scanned, but a function they name has callers out of view. */
   components?: string[];
+  /** The project's own declarations of the SDK without `responses` (lib/project/sdk-shims.ts). */
+  sdkShims?: SdkShim[];
   /**
    * The paths given, absolute (as given and real): a module used from outside them is an edge
    * (W-EDGE), and a new converter module goes only inside them.
@@ -311,6 +314,7 @@ function analyseFiles(files: string[], project: ScanProject, modules: ModuleReso
     analysedFiles: new Set(files.map((f) => path.normalize(f))),
     callers: searches.callers,
     publishedBy: (file) => searches.published.publishedBy(file),
+    sdkShims: input.sdkShims ?? [],
   };
   const resolver = new ProviderResolver(ctx);
   const errors: FileError[] = [];
@@ -476,6 +480,8 @@ function analyseSdkCall(
     shareToolDefinitions(params, analysis, ctx);
     return;
   }
+  const shim = shimFor(ctx.sdkShims, path.normalize(call.getSourceFile().fileName));
+  if (shim) analysis.reason('not-supported-yet', `the project declares the module 'openai' itself (${relativeFile(ctx.cwd, shim.file)}), with no responses resource: the rewrite would not type-check there`);
   const request = new RequestAnalyzer(ctx, analysis).analyze(call, method, params);
   if (method === 'parse') {
     analysis.kinds.add('structured-output');
