@@ -277,6 +277,8 @@ function callOf(id: ts.Node): ts.CallExpression | undefined {
 function kindOfUse(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdentifier, target: ts.Symbol, member: boolean): 'use' | 'plumbing' | 'other' | { local: ts.Identifier } | string {
   const parent = id.parent;
   if (ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent) || isRequireBinding(parent)) {
+    const unresolved = unresolvedProjectImport(checker, parent);
+    if (unresolved) return `${id.text} is imported from '${unresolved}', a module of the project the tool cannot resolve (a bundler's alias?)`;
     const s = symbolOf(checker, id);
     if (s && !sameSymbol(s, target)) return 'other';
     // renamed on the way in (or out): the other name's uses are this one's
@@ -302,6 +304,8 @@ function kindOfUse(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdenti
       return fromMissingModule(checker, parent.expression) ? 'other' : `${id.text} is read from an untyped value`;
     }
     if (ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent) || ts.isBindingElement(parent)) return `${id.text} is taken by name`;
+    // called and declared nowhere: a framework's auto-import (Nuxt's server/utils, unplugin-auto-import)
+    if (ts.isCallExpression(parent) && parent.expression === id) return `${id.text} is called in ${id.getSourceFile().fileName.split(/[\\/]/).pop()} without a declaration in view (an auto-import?)`;
     return 'other';
   }
   // an overload signature of the function itself declares, it does not use
@@ -310,6 +314,21 @@ function kindOfUse(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdenti
   if (ts.isExportAssignment(outer.parent)) return 'plumbing';
   if ((ts.isShorthandPropertyAssignment(outer.parent) || ts.isPropertyAssignment(outer.parent)) && isModuleExports(outer.parent.parent)) return 'plumbing';
   return 'use';
+}
+
+/**
+ * The specifier of an import of the project's own modules that does not resolve: relative or
+ * absolute, or an alias no package name can be (`@/services/ai`, `~/utils`, `#lib`, `$lib/ai`),
+ * which a bundler resolves and the tool cannot (a Vite alias with no tsconfig `paths`). An
+ * unresolved bare package name is another package's, not this function.
+ */
+function unresolvedProjectImport(checker: ts.TypeChecker, binding: ts.Node): string | undefined {
+  let decl: ts.Node | undefined = binding;
+  while (decl && !ts.isImportDeclaration(decl)) decl = decl.parent;
+  if (!decl || !ts.isStringLiteral(decl.moduleSpecifier)) return undefined;
+  const spec = decl.moduleSpecifier.text;
+  if (!/^(\.|\/|@\/|~|#|\$)/.test(spec)) return undefined;
+  return checker.getSymbolAtLocation(decl.moduleSpecifier) ? undefined : spec;
 }
 
 /** A property typed so that it may hold a function (`answer: string` may not: corpus, 3rd-devs' tool payloads). */
