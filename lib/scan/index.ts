@@ -30,6 +30,7 @@ import { siteId } from './site-id.js';
 import { invocationsOf } from './indirect.js';
 import { resourceCalls, type ResourceCalls } from './resource-calls.js';
 import { createCallerSearch } from './caller-search.js';
+import { groupDoubles } from './group-doubles.js';
 import { shimFor, type SdkShim } from '../project/sdk-shims.js';
 import type { FollowSearch } from './callers.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
@@ -201,9 +202,9 @@ export function scan(input: ScanInput): ScanResult {
   expectedErrorsInTheWay(analysed, project);
   const plans = decide(analysed, input);
   const anyMigrated = plans.some((p) => p.sites.some((s) => s.record.status === 'migrated'));
-  const notices: Notice[] = anyMigrated
-    ? mockFiles.map((file) => ({ file: relativeFile(input.cwd, file), code: 'test-mock', message: reasonMessage('test-mock') }))
-    : [];
+  // doubles of the SDK, and doubles of a migrated group's own modules (group-doubles.ts)
+  const doubled = anyMigrated ? [...new Set([...mockFiles, ...groupDoubles(plans, input.files ?? [], readRunText, modules, input.cwd)])] : [];
+  const notices: Notice[] = doubled.map((file) => ({ file: relativeFile(input.cwd, file), code: 'test-mock', message: reasonMessage('test-mock') }));
   const warnings: string[] = [];
   if (project.degraded) warnings.push(project.degraded);
   if (assumedDefault) {
