@@ -8,7 +8,7 @@ import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
 import { isChatCompletionsCall } from './find-sites.js';
-import { OUTSIDE_TRY, beforeRejection, enclosingTry, helperStreamThrowPath, isHelperStreamCall, otherThrows, rejectionPath, sdkPromiseMethod, startsStatementAfterUnterminated } from './throw-path.js';
+import { OUTSIDE_TRY, awaitedLater, beforeRejection, enclosingTry, helperStreamThrowPath, isHelperStreamCall, otherThrows, rejectionPath, sdkPromiseMethod, startsStatementAfterUnterminated } from './throw-path.js';
 import { isErrorType, isSimpleRole, SIMPLE_ROLES, isStringTyped, messageElementsAreSimple, namesChatMessageType, typeIsString } from './types.js';
 
 export interface MessagesFacts {
@@ -262,6 +262,8 @@ export class MessagesAnalyzer {
       const sdkMethod = sdkPromiseMethod(call);
       const other = sdkMethod ? `its ${sdkMethod} is the SDK's, which the wrapper's promise lacks` : otherThrows(this.ctx.checker, call);
       if (other) return `${beforeRejection(path)}, and the request cannot be wrapped to reject instead: ${other}`;
+      const paused = awaitedLater(call, this.ctx.checker);
+      if (paused) return `${beforeRejection(path)}, and wrapped, its promise would reject with no handler yet while ${paused} is awaited (Node ends the process on that)`;
       if (!inArguments && !this.convertAtRequest()) return beforeRejection(path);
       this.wrapRequest(call);
       return inArguments ? 'here' : 'request';

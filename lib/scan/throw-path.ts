@@ -139,6 +139,34 @@ export function rejectionPath(call: ts.CallExpression): { handler: string } | { 
   return { how: 'passed on' };
 }
 
+/**
+ * A request promise stored in a const and awaited only after another `await` (`const p =
+ * create(…); await typing(); … await p`): wrapped, its promise rejects at once, and with no handler
+ * on it yet Node ends the process (unhandledRejection) where Chat's 400 came back after the
+ * network's delay, usually once `p` was awaited. What runs in between, or undefined.
+ */
+export function awaitedLater(call: ts.CallExpression, checker: ts.TypeChecker): string | undefined {
+  const outer = climbWrappers(call);
+  const decl = outer.parent;
+  if (!ts.isVariableDeclaration(decl) || decl.initializer !== outer || !ts.isIdentifier(decl.name)) return undefined;
+  const statement = decl.parent.parent;
+  const block = statement.parent;
+  if (!ts.isVariableStatement(statement) || !(ts.isBlock(block) || ts.isSourceFile(block))) return undefined;
+  const refs = referencesOf(checker, decl.name).filter((r) => r !== decl.name);
+  const after = block.statements.slice(block.statements.indexOf(statement) + 1);
+  for (const st of after) {
+    if (refs.some((r) => r.pos >= st.pos && r.end <= st.end)) return undefined; // the promise is used (handled) first
+    let pause: ts.Node | undefined;
+    walk(st, (n) => {
+      if (pause || isFunctionLike(n)) return false;
+      if (ts.isAwaitExpression(n) || (ts.isForOfStatement(n) && n.awaitModifier)) pause = n;
+      return undefined;
+    });
+    if (pause) return shortText(st as unknown as ts.Expression, 40);
+  }
+  return undefined;
+}
+
 /** `p.then(f)`, `p.withResponse()` or `p.asResponse()` around `p`: a rejection passes through it. */
 function thenLink(promise: ts.Node): ts.CallExpression | undefined {
   const access = promise.parent;
