@@ -6,7 +6,7 @@
  * code), mocks and assertions, feature detection, other libraries' clients.
  */
 import {
-  ts, unwrap, accessName, accessNameNode, isAccess, propertyNameText, walk, startOf, isFunctionLike, returnExpressions, climbWrappers, shortText,
+  ts, isTypeAssertion, unwrap, accessName, accessNameNode, isAccess, propertyNameText, walk, startOf, isFunctionLike, returnExpressions, climbWrappers, shortText,
 } from './ast.js';
 import { aliasTarget, bindingOfExpression, declarationOf, sdkClassOf, type BindingScope } from './bindings.js';
 import { requiredExports } from './commonjs.js';
@@ -251,7 +251,8 @@ function indirectUse(access: ts.PropertyAccessExpression | ts.ElementAccessExpre
   const holder = chain.chatHolder;
   if (!(isAccess(holder) && accessName(holder) === 'chat')) return undefined;
   let outer: ts.Node = access;
-  while (ts.isParenthesizedExpression(outer.parent) || ts.isNonNullExpression(outer.parent)) outer = outer.parent;
+  // `(client.chat.completions.create as any)(…)` is a direct call too (AstraLink's providers)
+  while (ts.isParenthesizedExpression(outer.parent) || ts.isNonNullExpression(outer.parent) || isTypeAssertion(outer.parent)) outer = outer.parent;
   const parent = outer.parent;
   if (ts.isCallExpression(parent) && parent.expression === outer) return undefined; // a direct call
   const method = accessName(access)!;
