@@ -153,6 +153,11 @@ const SHAPES: { shape: string; messages: unknown[]; items: unknown[] }[] = [
     messages: [{ role: 'user', content: 'hi', type: 'text' }, { type: 'message', role: 'assistant', content: 'hello', id: 'm1', createdAt: 1 }, { type: 'message', role: 'user', content: [{ type: 'text', text: 'more' }] }],
     items: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }, { role: 'user', content: [{ type: 'input_text', text: 'more' }] }],
   },
+  {
+    shape: 'a Chat message whose type key names a Responses item (items have no role)',
+    messages: [{ role: 'assistant', content: 'x', type: 'reasoning' }, { role: 'user', content: 'y', type: 'function_call_output' }],
+    items: [{ role: 'assistant', content: 'x' }, { role: 'user', content: 'y' }],
+  },
 ];
 
 /** Shapes with no Responses equivalent: thrown, naming the message (never sent). */

@@ -250,14 +250,16 @@ function convertToolReply(message: Fields, at: string, items: ConvertedItem[], c
 }
 
 /**
- * A Responses input item of a type a migrated program can produce. A 'message' item is one when
+ * A Responses input item of a type a migrated program can produce, which has no Chat role (those
+ * items have none). A 'message' item is one when
  * its content is Responses parts (input_*, output_text, refusal), as replayed output is; with a
  * string or Chat parts it is a Chat message whose type key Chat ignored (and whose other keys,
  * an id or a date, the Responses API would reject).
  */
 function isResponsesItem(message: Fields): boolean {
   if (RESPONSES_ITEM_TYPES.indexOf(message.type) === -1) return false;
-  if (message.type !== 'message') return true;
+  // a Chat message whose own type key happens to name an item (type: 'reasoning' on an assistant turn)
+  if (message.type !== 'message') return CHAT_ROLES.indexOf(message.role) === -1;
   const content = message.content;
   if (!Array.isArray(content)) return false;
   for (let j = 0; j < content.length; j++) {

@@ -265,6 +265,19 @@ export function isBooleanContext(node: ts.Node): boolean {
 }
 
 /**
+ * A value whose truth alone is used: a boolean context (isBooleanContext) where an `&&` or `||`
+ * it is an operand of is itself tested. In `const n = calls && calls.length` the left operand is
+ * tested, but it is also the value `n` takes when it is falsy.
+ */
+export function isTruthTest(node: ts.Node): boolean {
+  if (!isBooleanContext(node)) return false;
+  const outer = climbWrappers(node);
+  const parent = outer.parent;
+  if (ts.isBinaryExpression(parent) && (parent.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken || parent.operatorToken.kind === ts.SyntaxKind.BarBarToken)) return isTruthTest(parent);
+  return true;
+}
+
+/**
  * `x == null`, `x === undefined`, `x !== null`…: a comparison of `node` with null or undefined.
  * A Chat array that is absent when empty (`tool_calls`) maps to an array that is always there.
  */

@@ -629,7 +629,8 @@ const SCHEMA_CONFIG_KEYS: ReadonlySet<string> = new Set(['name', 'description', 
  */
 function isSchemaConfigConst(checker: ts.TypeChecker, id: ts.Identifier): boolean {
   const decl = declarationOf(checker, id);
-  if (!decl || !ts.isVariableDeclaration(decl) || !decl.initializer || !(decl.parent.flags & ts.NodeFlags.Const)) return false;
+  // a declared type (Chat's JSONSchema has `schema?`) may not fit the Responses format, which requires it
+  if (!decl || !ts.isVariableDeclaration(decl) || !decl.initializer || decl.type || !(decl.parent.flags & ts.NodeFlags.Const)) return false;
   const init = unwrap(decl.initializer);
   if (!ts.isObjectLiteralExpression(init)) return false;
   const keys = init.properties.map((p) => ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) ? propertyNameText(p.name) : undefined));

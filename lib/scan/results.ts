@@ -12,7 +12,7 @@ import {
 } from '../rules/results.js';
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, isFunctionLike, climbWrappers, startOf, walk,
-  isBooleanContext, isConstDeclaration, isEmptinessTest, statementsBefore, isNullishComparison, isEquality, isWriteReference, shortText, isConsoleCallee, isConsoleArgument, isAccess, isTypeAssertion,
+  isBooleanContext, isTruthTest, isConstDeclaration, isEmptinessTest, statementsBefore, isNullishComparison, isEquality, isWriteReference, shortText, isConsoleCallee, isConsoleArgument, isAccess, isTypeAssertion,
   isJavaScriptFile, accessName, accessNameNode,
 } from './ast.js';
 import { VALUE_ASSIGNMENTS, declarationOf, isDestructuringTarget } from './bindings.js';
@@ -455,7 +455,7 @@ export class ResultAnalyzer {
     const replay = (shape === 'message' || shape === 'choice') && this.isHistoryPush(outer);
     if (changed && shape !== 'finish-reason' && !replay) {
       const root = this.site.range(chain.root);
-      const appendLength = shape === 'tool-calls' && isBooleanContext(outer);
+      const appendLength = shape === 'tool-calls' && this.truthOnly(outer);
       this.site.edit({
         op: 'chain', rule: ruleOf(shape), ...this.site.range(end), rootStart: root.start, rootEnd: root.end, tail: chain.links, rootText: chain.rootText,
         ...(appendLength ? { appendLength } : {}),
@@ -847,7 +847,9 @@ export class ResultAnalyzer {
       if (name && ts.isIdentifier(name)) return this.binding(name, 'tool-call', undefined, [], [...pathOf(chain), ANY]);
       return this.site.reason('not-supported-yet', 'destructured tool calls in a for-of loop');
     }
-    if (isBooleanContext(outer)) return this.toolCallsTruth(outer, chain);
+    if (this.truthOnly(outer)) return this.toolCallsTruth(outer, chain);
+    // `const n = calls && calls.length`: Chat's absent tool_calls was the value, the filter is an array
+    if (isBooleanContext(outer)) return this.site.reason('no-equivalent-result', 'tool_calls tested and kept as a value (absent in Chat, an array in Responses)');
     if (ts.isVariableDeclaration(parent) && parent.initializer === node && ts.isIdentifier(parent.name)) {
       if (parent.type && this.retypeAnnotation(parent.type) === 'escape') return;
       // `const calls = tool_calls ?? []` is an array on both sides: its truth never changes
@@ -858,6 +860,24 @@ export class ResultAnalyzer {
     if (use === 'discard' || use === 'read') return;
     if (use === 'console') return this.site.note('O-ESCAPE', 'warn', 'Logged tool calls now log Responses function_call items.');
     this.escaped(use, describe(chain), node);
+  }
+
+  /**
+   * Only the truth of the value matters: a truth test (isTruthTest), or an operand of an `&&` /
+   * `||` whose value a const keeps and every read of that const only tests
+   * (`const first = msg.tool_calls && msg.tool_calls[0]; first ? … : …`).
+   */
+  private truthOnly(node: ts.Node): boolean {
+    if (isTruthTest(node)) return true;
+    if (!isBooleanContext(node)) return false;
+    let top = climbWrappers(node);
+    while (ts.isBinaryExpression(top.parent) && (top.parent.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken || top.parent.operatorToken.kind === ts.SyntaxKind.BarBarToken)) {
+      top = climbWrappers(top.parent);
+    }
+    const decl = top.parent;
+    if (!ts.isVariableDeclaration(decl) || decl.initializer !== top || !ts.isIdentifier(decl.name) || !isConstDeclaration(decl)) return false;
+    const reads = referencesOf(this.ctx.checker, decl.name).filter((r) => r !== decl.name);
+    return reads.length > 0 && reads.every((r) => isTruthTest(r));
   }
 
   /**
@@ -1114,6 +1134,10 @@ export class ResultAnalyzer {
    */
   private roleUse(outer: ts.Node, end: ts.Node, chain: Chain): void {
     if (isWriteReference(outer) || !isPlainName(chain.root)) return this.site.reason('no-equivalent-result', 'message.role');
+    // tested for truth or given a fallback, a literal is flagged by tsc (always truthy, ?? unreachable)
+    const parent = outer.parent;
+    const fallback = ts.isBinaryExpression(parent) && [ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.AmpersandAmpersandToken].includes(parent.operatorToken.kind);
+    if (isBooleanContext(outer) || fallback) return this.site.reason('no-equivalent-result', 'message.role tested for truth or given a fallback');
     // `${m.role}: …` in a template (not a tagged one, whose tag receives the parts) becomes its text
     const span = outer.parent;
     if (ts.isTemplateSpan(span) && span.expression === outer && !ts.isTaggedTemplateExpression(span.parent.parent)) {
@@ -1128,7 +1152,12 @@ export class ResultAnalyzer {
         return;
       }
     }
-    this.site.edit({ op: 'replace', rule: 'O-ROLE', ...this.site.range(end), text: "'assistant'" });
+    // where TypeScript would widen the literal to string (a let, an object's property, an array's
+    // element, a function's inferred return), `as const` keeps the type message.role had
+    const widens = ts.isPropertyAssignment(parent) || ts.isArrayLiteralExpression(parent) || ts.isReturnStatement(parent) ||
+      (ts.isArrowFunction(parent) && parent.body === outer) || (ts.isVariableDeclaration(parent) && !isConstDeclaration(parent));
+    const typed = /\.(ts|tsx|mts|cts)$/.test(outer.getSourceFile().fileName);
+    this.site.edit({ op: 'replace', rule: 'O-ROLE', ...this.site.range(end), text: widens && typed ? "'assistant' as const" : "'assistant'" });
   }
 
   /** O-META: the id keeps its name, but code that parses its `chatcmpl-` prefix breaks. */
