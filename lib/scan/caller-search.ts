@@ -45,16 +45,20 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
     return outside.get(root);
   };
   const covered = (dir: string) => input.roots.some((r) => dir === r || dir.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
+  /** Whether the file's text names `name` as a whole identifier. */
+  const naming = (name: string) => {
+    const word = wordPattern(name);
+    return (file: string) => {
+      const text = read(file);
+      return text !== undefined && text.includes(name) && word.test(text);
+    };
+  };
   return {
     wanted: new Set(),
     filesNaming(name) {
       let files = named.get(name);
       if (!files) {
-        const word = wordPattern(name);
-        files = [...run].filter((file) => {
-          const text = read(file);
-          return text !== undefined && text.includes(name) && word.test(text);
-        });
+        files = [...run].filter(naming(name));
         named.set(name, files);
       }
       return files;
@@ -63,21 +67,14 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
     edgeOf(file, name) {
       if (input.layout.isPublished(file)) return 'exported from a published package (its callers live elsewhere)';
       // a component's script may call it and read the Chat shape: the tool does not parse it
-      const word = wordPattern(name);
-      const component = input.components.find((f) => {
-        const text = read(f);
-        return text !== undefined && text.includes(name) && word.test(text);
-      });
+      const component = input.components.find(naming(name));
       if (component) return `named in ${path.relative(input.cwd, component)}, a component file the tool does not scan`;
       const root = input.layout.importersRootOf(file) ?? path.dirname(file);
       if (covered(root)) return undefined;
       // the paths given are part of a package: its other files are read (never rewritten) for callers
       const others = outsideOf(root);
       if (!others) return `its package (${path.relative(input.cwd, root) || '.'}) has too many files outside the paths given to check`;
-      const caller = others.find((f) => {
-        const text = read(f);
-        return text !== undefined && text.includes(name) && word.test(text);
-      });
+      const caller = others.find(naming(name));
       return caller ? `named in ${path.relative(input.cwd, caller)}, outside the paths given` : undefined;
     },
   };
