@@ -111,6 +111,10 @@ export function placeConverters(files: { file: string; sf: ts.SourceFile }[], la
         for (const m of members) byFile.set(m.file, { ok: false, why: `the run-time converter module would be created at ${shown(file)}, outside the paths given; run the tool on the package to let it create it` });
         continue;
       }
+      if (isNetlifyFunctions(dir)) {
+        for (const m of members) byFile.set(m.file, { ok: false, why: `the run-time converter module would be created at ${shown(file)}, where Netlify deploys every file as a function` });
+        continue;
+      }
       created.push({ file, text: renderConverter(wanted) });
       module = { file, flavour: wanted };
     }
@@ -234,6 +238,27 @@ function sourceRoot(pkg: PackageInfo, layout: ProjectLayout): string {
  */
 function converterBasename(dir: string, pkg: PackageInfo): string {
   return path.basename(dir) === 'api' && path.dirname(dir) === pkg.dir ? `_${CONVERTER_BASENAME}` : CONVERTER_BASENAME;
+}
+
+/**
+ * Netlify's default functions folder (`netlify/functions`), or one named by a netlify.toml above
+ * it (`functions = "…"`, `directory = "…"`): each file at its top is deployed as a function.
+ */
+function isNetlifyFunctions(dir: string): boolean {
+  if (path.basename(dir) === 'functions' && path.basename(path.dirname(dir)) === 'netlify') return true;
+  for (let at = path.dirname(dir); ; at = path.dirname(at)) {
+    let toml: string | undefined;
+    try {
+      toml = readFileSync(path.join(at, 'netlify.toml'), 'utf8');
+    } catch {
+      toml = undefined;
+    }
+    if (toml !== undefined) {
+      const named = [...toml.matchAll(/^\s*(?:functions|directory)\s*=\s*["']([^"']+)["']/gm)].map((m) => path.resolve(at, m[1]));
+      return named.includes(path.resolve(dir));
+    }
+    if (path.dirname(at) === at) return false;
+  }
 }
 
 /** `"include": ["src"]`, `["src/**\/*"]`, `["src/**\/*.ts", "src/**\/*.tsx"]` → `<dir>/src`. */
