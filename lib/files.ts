@@ -279,6 +279,11 @@ function isDeclarationName(name: string): boolean {
   return /\.d\.(ts|mts|cts)$/.test(name);
 }
 
+/** A file discovery lists: a source, a component or a declaration file (addNamed sorts them). */
+function isListedName(name: string): boolean {
+  return isSourceName(name) || isComponentName(name) || isDeclarationName(name);
+}
+
 function addError(state: WalkState, abs: string, message: string): void {
   state.errors.push({ file: relativePath(state.cwd, abs), message });
 }
@@ -366,7 +371,7 @@ function walkDir(state: WalkState, abs: string, real: string, inherited: IgnoreC
   for (const entry of entries) {
     const name = entry.name;
     if (entry.isFile()) {
-      if (!isSourceName(name) && !isComponentName(name) && !isDeclarationName(name)) continue;
+      if (!isListedName(name)) continue;
       if (!isIgnored(ctx, name, false)) addNamed(state, name, joinPath(abs, name), joinPath(real, name));
       else if (gitTop) keepGitIgnored(state, gitTop, joinPath(abs, name));
     } else if (entry.isDirectory()) {
@@ -470,7 +475,7 @@ function followLinks(state: WalkState): void {
         state.visited.add(r.real);
         walks.push(() => walkDir(state, link.abs, r.real, descend(link.ctx, link.name), undefined));
       } else if (r.stats.isFile()) {
-        if ((isSourceName(link.name) || isComponentName(link.name) || isDeclarationName(link.name)) && !isIgnored(link.ctx, link.name, false)) addNamed(state, link.name, link.abs, r.real);
+        if (isListedName(link.name) && !isIgnored(link.ctx, link.name, false)) addNamed(state, link.name, link.abs, r.real);
       }
     });
     for (const walk of walks) walk();

@@ -18,7 +18,6 @@ import { NO_PROGRESS, type ProgressHooks } from './progress.js';
 import { parseAllowList, type AllowList } from './allow.js';
 import { VERSION } from './version.js';
 import { changedScope, scopePlans, type ChangedScope } from './ci/changed.js';
-import { findSdkShims } from './project/sdk-shims.js';
 
 export { UsageError, startHelper, type Helper };
 
@@ -100,7 +99,7 @@ async function runWith(helper: Helper, found: Promise<Found>, options: Options, 
         candidates: read.candidates.map((c) => ({ path: c.path, text: c.text })),
         files: discovery.files,
         components: discovery.components,
-        sdkShims: findSdkShims(discovery.declarations),
+        declarations: discovery.declarations,
         roots: rootsOf(options),
         cwd: options.cwd,
         tsconfig,

@@ -14,8 +14,9 @@
  *
  * The export gets its own `git init`, as a clone has its own `.git`: the tool reads `.gitignore`
  * files up to the repository top, and without it the top would be this repository, whose
- * .gitignore ignores bench/out/. Its index lists the exported files (tracked, as in a clone). A summary is written next to the tree, in
- * bench/out/corpus/<name>.export.json; an existing export of the same commit is kept unless --force.
+ * .gitignore ignores bench/out/. Its index lists the exported files (tracked, as in a clone). A
+ * summary is written next to the tree, in bench/out/corpus/<name>.export.json; an existing export
+ * of the same commit is kept unless --force.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

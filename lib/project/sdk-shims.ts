@@ -5,8 +5,9 @@
  * project (TS2339), so its sites are reported instead. The shim covers the package it sits in
  * (the nearest package.json above it).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { ProjectLayout } from './layout.js';
 
 export interface SdkShim {
   /** The declaration file, absolute. */
@@ -17,7 +18,7 @@ export interface SdkShim {
 
 const DECLARES_SDK = /declare\s+module\s+['"]openai['"]/;
 
-export function findSdkShims(declarations: readonly string[]): SdkShim[] {
+export function findSdkShims(declarations: readonly string[], layout: ProjectLayout): SdkShim[] {
   const shims: SdkShim[] = [];
   for (const file of declarations) {
     let text: string;
@@ -28,7 +29,7 @@ export function findSdkShims(declarations: readonly string[]): SdkShim[] {
     }
     // a `responses` member declared (`responses: …`, `responses?: …`, `get responses()`)
     if (!DECLARES_SDK.test(text) || /\bresponses\s*(\?\s*)?[:(]/.test(text)) continue;
-    shims.push({ file, dir: packageDir(path.dirname(file)) });
+    shims.push({ file, dir: layout.packageFor(file)?.dir ?? path.dirname(file) });
   }
   return shims;
 }
@@ -36,11 +37,4 @@ export function findSdkShims(declarations: readonly string[]): SdkShim[] {
 /** The shim that types `file`, if any. */
 export function shimFor(shims: readonly SdkShim[], file: string): SdkShim | undefined {
   return shims.find((s) => file === s.dir || file.startsWith(s.dir.endsWith(path.sep) ? s.dir : s.dir + path.sep));
-}
-
-function packageDir(start: string): string {
-  for (let dir = start; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) return start;
-  }
 }

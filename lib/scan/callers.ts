@@ -156,16 +156,18 @@ export function callersOf(fn: FollowedFunction, ctx: ScanContext, search: Follow
  * whole (instructions included) where a Chat message did.
  */
 function isServerAction(checker: ts.TypeChecker, fn: FollowedFunction, name: ts.Identifier | ts.PrivateIdentifier): boolean {
-  const opensWithUseServer = (statements: readonly ts.Statement[] | undefined) => {
-    for (const st of statements ?? []) {
-      if (!ts.isExpressionStatement(st) || !ts.isStringLiteral(st.expression)) return false;
-      if (st.expression.text === 'use server') return true;
-    }
-    return false;
-  };
   const body = (fn as { body?: ts.Node }).body;
   if (body && ts.isBlock(body) && opensWithUseServer(body.statements)) return true;
   return ts.isIdentifier(name) && opensWithUseServer(fn.getSourceFile().statements) && isExported(checker, name);
+}
+
+/** The directive prologue holds 'use server'. */
+function opensWithUseServer(statements: readonly ts.Statement[] | undefined): boolean {
+  for (const st of statements ?? []) {
+    if (!ts.isExpressionStatement(st) || !ts.isStringLiteral(st.expression)) return false;
+    if (st.expression.text === 'use server') return true;
+  }
+  return false;
 }
 
 /**
@@ -183,16 +185,15 @@ function declarationSibling(file: string): string | undefined {
 
 /**
  * A file of the run that opens with 'use server' and re-exports `name` (`export { complete } from
- * '@/lib/ai'`, or everything with `export *`): that makes the function a server action too. Its
- * path, or undefined.
+ * '@/lib/ai'`): that makes the function a server action too. Its path, or undefined. Files are
+ * found by the name they spell, so an `export *` module that never names it is not seen.
  */
 function serverActionReexport(name: string, search: FollowSearch): string | undefined {
   for (const file of search.filesNaming(name)) {
     const text = search.textOf(file);
     if (!text || !/['"]use server['"]/.test(text)) continue;
     const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
-    const first = sf.statements[0];
-    if (!first || !ts.isExpressionStatement(first) || !ts.isStringLiteral(first.expression) || first.expression.text !== 'use server') continue;
+    if (!opensWithUseServer(sf.statements)) continue;
     const reexports = sf.statements.some((st) => ts.isExportDeclaration(st) && st.moduleSpecifier &&
       (!st.exportClause || (ts.isNamedExports(st.exportClause) && st.exportClause.elements.some((el) => (el.propertyName ?? el.name).text === name))));
     if (reexports) return file;

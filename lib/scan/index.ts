@@ -31,7 +31,7 @@ import { invocationsOf } from './indirect.js';
 import { resourceCalls, type ResourceCalls } from './resource-calls.js';
 import { createCallerSearch } from './caller-search.js';
 import { groupDoubles } from './group-doubles.js';
-import { shimFor, type SdkShim } from '../project/sdk-shims.js';
+import { findSdkShims, shimFor, type SdkShim } from '../project/sdk-shims.js';
 import type { FollowSearch } from './callers.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
 import { PARSE_NOTE, REASONING_INCLUDE, REPLAY_NOTE, REPLAY_PLAIN_NOTE, REPLAY_STORED_NOTE } from '../rules/results.js';
@@ -45,8 +45,8 @@ export interface ScanInput {
   files?: string[];
   /** The component files of the run (.vue, .svelte, .astro): not scanned, but a function they name has callers out of view. */
   components?: string[];
-  /** The project's own declarations of the SDK without `responses` (lib/project/sdk-shims.ts). */
-  sdkShims?: SdkShim[];
+  /** The project's own declaration files (.d.ts): those that declare the SDK are shims (lib/project/sdk-shims.ts). */
+  declarations?: string[];
   /**
    * The paths given, absolute (as given and real): a module used from outside them is an edge
    * (W-EDGE), and a new converter module goes only inside them.
@@ -90,6 +90,8 @@ interface Injection {
 /** What the passes of a run share to find callers: W-INJECTED's, and W-FOLLOW's (`follow`). */
 interface Searches extends Injection {
   follow: FollowSearch;
+  /** The project's own declarations of the SDK without `responses`, read once per run. */
+  sdkShims: SdkShim[];
 }
 
 /** A class that extends another (`class X extends Y`, also `extends Mixin([A, B])`). */
@@ -134,7 +136,7 @@ export function scan(input: ScanInput): ScanResult {
   const injected: Injection = { callers: new CallerSearch(), published: new PublishedPackages(layout, modules, readRunText) };
   let project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
   const follow = createCallerSearch({ files: input.files ?? sitePaths, components: input.components ?? [], read: readRunText, layout, roots: input.roots ?? [input.cwd], cwd: input.cwd });
-  const searches: Searches = { ...injected, follow };
+  const searches: Searches = { ...injected, follow, sdkShims: findSdkShims(input.declarations ?? [], layout) };
   let pass = analyseFiles(sitePaths, project, modules, input, searches);
 
   const subclassFiles = subclassCandidates(pass.fieldOwners, candidates.filter((c) => !siteSet.has(path.normalize(c.path))));
@@ -315,7 +317,7 @@ function analyseFiles(files: string[], project: ScanProject, modules: ModuleReso
     analysedFiles: new Set(files.map((f) => path.normalize(f))),
     callers: searches.callers,
     publishedBy: (file) => searches.published.publishedBy(file),
-    sdkShims: input.sdkShims ?? [],
+    sdkShims: searches.sdkShims,
   };
   const resolver = new ProviderResolver(ctx);
   const errors: FileError[] = [];

@@ -52,9 +52,9 @@ const SDK_ERROR_FIELDS = new Set(['code', 'type', 'param', 'error']);
 /** `e instanceof APIError` (or `OpenAI.APIError`), or a read of an APIError field of the caught value. */
 export function tellsSdkErrorsApart(handler: ts.CatchClause | ts.Expression, helper: boolean): boolean {
   const fn = ts.isCatchClause(handler) ? undefined : unwrap(handler);
-  const param = ts.isCatchClause(handler) ? handler.variableDeclaration?.name
-    : fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) ? fn.parameters[0]?.name : undefined;
-  const body = ts.isCatchClause(handler) ? handler.block : fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) ? fn.body : undefined;
+  const callback = fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) ? fn : undefined;
+  const param = ts.isCatchClause(handler) ? handler.variableDeclaration?.name : callback?.parameters[0]?.name;
+  const body = ts.isCatchClause(handler) ? handler.block : callback?.body;
   if (!body) return false;
   const classes = helper ? SDK_ERRORS_CHAT_HAD.helper : SDK_ERRORS_CHAT_HAD.loop;
   const caught = param && ts.isIdentifier(param) ? param.text : undefined;

@@ -8,7 +8,7 @@ import { CHAT_PARAMS, MIN_OUTPUT_TOKENS, UNSUPPORTED_MODEL } from '../rules/requ
 import { helperRename } from '../rules/helpers.js';
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, propertyValue, shortText, climbWrappers, isWriteReference, castTypes,
-  returnExpressions, isInside, walk,
+  returnExpressions, isInside, walk, isConstDeclaration,
 } from './ast.js';
 import { calledFunction, calledName, callersOf, type FollowedFunction } from './callers.js';
 import { locationOf } from './context.js';
@@ -618,7 +618,6 @@ function isSiteCall(call: ts.CallExpression): boolean {
 /** Exposed for the messages analysis of string content. */
 export { isStringTyped };
 
-/** `{ type: 'text' }` / `{ type: 'json_object' }` and nothing else: its type; undefined for anything else. */
 /** The keys of Chat's `json_schema` object, the same as Responses' flattened format's (besides `type`). */
 const SCHEMA_CONFIG_KEYS: ReadonlySet<string> = new Set(['name', 'description', 'schema', 'strict']);
 
@@ -630,13 +629,14 @@ const SCHEMA_CONFIG_KEYS: ReadonlySet<string> = new Set(['name', 'description', 
 function isSchemaConfigConst(checker: ts.TypeChecker, id: ts.Identifier): boolean {
   const decl = declarationOf(checker, id);
   // a declared type (Chat's JSONSchema has `schema?`) may not fit the Responses format, which requires it
-  if (!decl || !ts.isVariableDeclaration(decl) || !decl.initializer || decl.type || !(decl.parent.flags & ts.NodeFlags.Const)) return false;
+  if (!decl || !ts.isVariableDeclaration(decl) || !decl.initializer || decl.type || !isConstDeclaration(decl)) return false;
   const init = unwrap(decl.initializer);
   if (!ts.isObjectLiteralExpression(init)) return false;
   const keys = init.properties.map((p) => ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) ? propertyNameText(p.name) : undefined));
   return keys.every((k) => k !== undefined && SCHEMA_CONFIG_KEYS.has(k)) && keys.includes('name') && keys.includes('schema');
 }
 
+/** `{ type: 'text' }` / `{ type: 'json_object' }` and nothing else: its type; undefined for anything else. */
 function plainFormatType(v: ts.Expression): string | undefined {
   if (!ts.isObjectLiteralExpression(v) || v.properties.length !== 1) return undefined;
   const only = v.properties[0];

@@ -1156,7 +1156,7 @@ export class ResultAnalyzer {
     // element, a function's inferred return), `as const` keeps the type message.role had
     const widens = ts.isPropertyAssignment(parent) || ts.isArrayLiteralExpression(parent) || ts.isReturnStatement(parent) ||
       (ts.isArrowFunction(parent) && parent.body === outer) || (ts.isVariableDeclaration(parent) && !isConstDeclaration(parent));
-    const typed = /\.(ts|tsx|mts|cts)$/.test(outer.getSourceFile().fileName);
+    const typed = !isJavaScriptFile(outer.getSourceFile());
     this.site.edit({ op: 'replace', rule: 'O-ROLE', ...this.site.range(end), text: widens && typed ? "'assistant' as const" : "'assistant'" });
   }
 

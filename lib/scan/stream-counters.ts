@@ -182,8 +182,12 @@ const SINK_METHODS: ReadonlySet<string> = new Set(['write', 'send', 'emit', 'enq
  * or a call of a sink method (SINK_METHODS) wherever its value goes.
  */
 function effectCall(n: ts.Node): ts.CallExpression | ts.NewExpression | undefined {
-  if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && SINK_METHODS.has(n.expression.name.text) &&
-    !ts.isExpressionStatement(climbWrappers(ts.isAwaitExpression(climbWrappers(n).parent) ? climbWrappers(n).parent : n).parent)) return n;
+  if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && SINK_METHODS.has(n.expression.name.text)) {
+    // `res.write(x);` and `await res.write(x);` are found below, as statements
+    let whole = climbWrappers(n);
+    if (ts.isAwaitExpression(whole.parent)) whole = climbWrappers(whole.parent);
+    if (!ts.isExpressionStatement(whole.parent)) return n;
+  }
   if (!ts.isExpressionStatement(n)) return undefined;
   let e: ts.Expression = unwrap(n.expression);
   if (ts.isAwaitExpression(e) || ts.isVoidExpression(e)) e = unwrap(e.expression);

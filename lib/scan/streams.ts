@@ -848,7 +848,6 @@ function testedBefore(read: ts.Node): boolean {
   return false;
 }
 
-
 /** `<node> || ''` or `<node> ?? ''`: the empty string wherever `node` is empty or nullish. */
 function isEmptyFallback(outer: ts.Node): boolean {
   const fallback = outer.parent;
