@@ -260,7 +260,7 @@ export class MessagesAnalyzer {
     if (path) {
       const inArguments = call.arguments.some((a) => isInside(value, a));
       const sdkMethod = sdkPromiseMethod(call);
-      const other = sdkMethod ? `its ${sdkMethod} is the SDK's, which the wrapper's promise lacks` : otherThrows(this.ctx.checker, call);
+      const other = sdkMethod ? `its ${sdkMethod} is the SDK's, which the wrapper's promise lacks` : otherThrows(this.ctx, call);
       if (other) return `${beforeRejection(path)}, and the request cannot be wrapped to reject instead: ${other}`;
       const paused = awaitedLater(call, this.ctx.checker);
       if (paused) return `${beforeRejection(path)}, and wrapped, its promise would reject with no handler yet while ${paused} is awaited (Node ends the process on that)`;

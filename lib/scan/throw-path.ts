@@ -14,6 +14,8 @@
 import { ts, climbWrappers, enclosingScope, isFunctionLike, isInside, unwrap, walk, literalValue, shortText, statementsBefore, thisClass, propertyNameText } from './ast.js';
 import { aliasTarget, declarationOf, valuesAssignedTo, writtenValue } from './bindings.js';
 import { referencesOf } from './references.js';
+import { callersOf, isFollowedFunction } from './callers.js';
+import type { ScanContext } from './context.js';
 
 export const OUTSIDE_TRY = "the run-time converter would run outside the try around the request, whose catch received the API's rejection of such messages";
 
@@ -181,11 +183,12 @@ function thenLink(promise: ts.Node): ts.CallExpression | undefined {
  * What else in the request call could throw synchronously, if anything: `(async () => <call>)()`
  * must move nothing but the run-time converter's throw to a rejection (WrapRequestEdit). Its
  * receiver must be a client that is never null (clientNeverNull) and, when it is a property of
- * `this`, `this` must have been read before; its arguments literals, declared names, such
+ * `this`, `this` must be bound (thisBound); its arguments literals, declared names, such
  * properties of `this`, and object and array literals of them; no `await` or `yield` either:
  * inside the arrow they would no longer pause the function.
  */
-export function otherThrows(checker: ts.TypeChecker, call: ts.CallExpression): string | undefined {
+export function otherThrows(ctx: ScanContext, call: ts.CallExpression): string | undefined {
+  const checker = ctx.checker;
   let paused: ts.Node | undefined;
   walk(call, (n) => {
     if (ts.isAwaitExpression(n) || ts.isYieldExpression(n)) paused ??= n;
@@ -194,8 +197,9 @@ export function otherThrows(checker: ts.TypeChecker, call: ts.CallExpression): s
   if (paused) return `${shortText(paused, 30)} in its arguments would no longer pause this function`;
   let receiver: ts.Expression = call.expression;
   while (ts.isPropertyAccessExpression(receiver) && receiver.expression.kind !== ts.SyntaxKind.ThisKeyword) receiver = receiver.expression;
-  const thisBound = () => thisUsedBefore(call);
-  if (isClientHolder(receiver) && !thisBound()) return 'it is the first read of this in its function (unbound, it would reject instead of throwing)';
+  let bound: boolean | undefined;
+  const thisBound = () => (bound ??= thisUsedBefore(call) || calledOnReceiver(ctx, call));
+  if (isClientHolder(receiver) && !thisBound()) return 'it is the first read of this in its function, not every use of which is a method call (unbound, it would reject instead of throwing)';
   if (!clientNeverNull(checker, receiver)) return `its client ${shortText(receiver, 30)} is not a client constructed once and never reassigned, so it could be null`;
   const risky = call.arguments.find((a) => !inert(checker, a, thisBound));
   if (!risky) return undefined;
@@ -268,6 +272,24 @@ function thisUsedBefore(node: ts.Node): boolean {
     if ((ts.isExpressionStatement(statement) || ts.isVariableStatement(statement)) && readsThisAlways(statement)) return true;
   }
   return false;
+}
+
+/**
+ * The class method holding `node` is called only as `receiver.method(…)` in the project
+ * (callersOf: every use a call, none passed on or bound): `this` is then the receiver, which is
+ * never nullish there (reading the method off it would have thrown in the caller first). An
+ * arrow-valued class field's `this` is the instance, whoever calls it.
+ */
+function calledOnReceiver(ctx: ScanContext, node: ts.Node): boolean {
+  let fn: ts.Node | undefined = node.parent;
+  while (fn && !isFunctionLike(fn)) fn = fn.parent;
+  if (fn && ts.isArrowFunction(fn) && ts.isPropertyDeclaration(climbWrappers(fn).parent)) return true;
+  if (!fn || !ts.isMethodDeclaration(fn) || !isFollowedFunction(fn)) return false;
+  const callers = callersOf(fn, ctx, ctx.callerSearch);
+  return 'calls' in callers && callers.calls.every((c) => {
+    const callee = unwrap(c.expression);
+    return ts.isPropertyAccessExpression(callee) || ts.isElementAccessExpression(callee);
+  });
 }
 
 function readsThisAlways(statement: ts.Statement): boolean {
