@@ -1,6 +1,7 @@
 /**
  * Where the run-time message converter of a package lives (M-CONTENT-UNTYPED, docs/migration-spec.md
- * §3), and how each file imports it. One module per package (the nearest package.json), at a
+ * §3), and how each file imports it. One module per package (the nearest package.json; for a
+ * TypeScript file, the folder of its nearest tsconfig.json when that is inside the package), at a
  * place that depends only on the package (never on which sites a run finds), so a later run
  * finds it again:
  *
@@ -82,9 +83,10 @@ export function placeConverters(files: { file: string; sf: ts.SourceFile }[], la
       byFile.set(file, { ok: false, why: 'no package.json above this file to hold the run-time converter module' });
       continue;
     }
-    const entry = byPackage.get(pkg.dir) ?? { pkg, files: [] };
+    const unit = placementUnit(file, pkg, layout);
+    const entry = byPackage.get(unit.dir) ?? { pkg: unit, files: [] };
     entry.files.push({ file, sf, wants: flavourOf(sf, pkg) });
-    byPackage.set(pkg.dir, entry);
+    byPackage.set(unit.dir, entry);
     byFile.set(file, { ok: false, why: 'pending' });
   }
   for (const { pkg, files: members } of byPackage.values()) {
@@ -138,6 +140,19 @@ export function placeConverters(files: { file: string; sf: ts.SourceFile }[], la
     }
   }
   return { byFile, created };
+}
+
+/**
+ * The folder a module is placed for: the package, or for a TypeScript file the folder of its
+ * nearest tsconfig.json when that lies inside the package (an Nx app's `apps/api/tsconfig.json`
+ * under the workspace's one package.json): such a project compiles the files its `include` names
+ * (`src/**\/*.ts`), and a module at the package's root would be outside them.
+ */
+function placementUnit(file: string, pkg: PackageInfo, layout: ProjectLayout): PackageInfo {
+  if (!/\.(c|m)?tsx?$/.test(file)) return pkg;
+  const config = layout.configFor(file)?.file;
+  const dir = config && path.dirname(config);
+  return dir && dir !== pkg.dir && isInside(dir, pkg.dir) ? { dir, json: { ...pkg.json, main: undefined } } : pkg;
 }
 
 const FLAVOUR_NAMES: Record<ConverterFlavour, string> = { ts: 'TypeScript', esm: 'JavaScript (ES module)', cjs: 'JavaScript (CommonJS)' };
