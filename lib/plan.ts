@@ -124,6 +124,8 @@ export interface RenameEdit extends Anchor {
 export interface ReplaceEdit extends Anchor {
   op: 'replace';
   text: string;
+  /** Imported names the replaced text referred to: their imports go when nothing else uses them. */
+  releases?: string[];
 }
 
 /** `r.choices[0].finish_reason === 'length'` → the O-FINISH condition over `root`. */

@@ -105,6 +105,7 @@ export function rewriteRename(ctx: TransformContext, edit: RenameEdit): void {
 
 export function rewriteReplace(ctx: TransformContext, edit: ReplaceEdit): void {
   ctx.editor.replace(edit.start, edit.end, edit.text.replace(/'/g, ctx.quote));
+  for (const name of edit.releases ?? []) ctx.released.add(name);
 }
 
 /**

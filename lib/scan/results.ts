@@ -908,9 +908,25 @@ export class ResultAnalyzer {
       if (param.type && this.retypeAnnotation(param.type) === 'escape') return;
       this.binding(param.name, 'tool-call');
     } else if (param) return this.site.reason('not-supported-yet', 'a destructured tool-call callback parameter');
+    if (cb.type && ts.isTypePredicateNode(cb.type)) this.dropToolCallPredicate(cb.type);
     // find → one call, filter → calls; map/forEach/some/every produce values of the program's own
     if (method === 'find') this.value(call, 'tool-call', { root: call, accessed: [], links: [], rootOptional: false });
     if (method === 'filter') this.value(call, 'tool-calls', { root: call, accessed: [], links: [], rootOptional: false });
+  }
+
+  /**
+   * `(tc): tc is Extract<typeof tc, { type: 'function' }> => …` over tool calls: the items are
+   * function_call items already, and the Chat type it narrows to no longer fits them (never, or
+   * TS2677), so the predicate goes, colon and all; the callback's reads are rewritten with its test.
+   */
+  private dropToolCallPredicate(predicate: ts.TypePredicateNode): void {
+    const range = this.site.range(predicate);
+    const colon = predicate.getSourceFile().text.lastIndexOf(':', range.start);
+    const releases: string[] = [];
+    walk(predicate, (n) => {
+      if (ts.isTypeReferenceNode(n)) releases.push(ts.isIdentifier(n.typeName) ? n.typeName.text : leftmost(n.typeName).text);
+    });
+    this.site.edit({ op: 'replace', rule: 'O-TOOLCALLS', file: range.file, start: colon, end: range.end, text: '', releases });
   }
 
   /** `tc.type === 'function'` → `'function_call'`: the filter already narrowed to function calls. */
@@ -1488,4 +1504,9 @@ function isStringified(outer: ts.Node): boolean {
   }
   if (isConsoleArgument(outer)) return true;
   return ts.isCallExpression(parent) && parent.arguments.includes(outer as ts.Expression) && ts.isIdentifier(parent.expression) && parent.expression.text === 'String';
+}
+
+/** `OpenAI.Chat.X` → `OpenAI`. */
+function leftmost(name: ts.EntityName): ts.Identifier {
+  return ts.isIdentifier(name) ? name : leftmost(name.left);
 }
