@@ -26,6 +26,15 @@ export const PROVIDER_OPTION_KEYS = ['baseURL', 'provider', 'dataResidency', 'de
 /** P-MODEL-HINT: a literal model of another vendor's family behind a default client. */
 export const FOREIGN_MODEL_HINT = /^(gemini|llama|meta-llama|mixtral|mistral|codestral|deepseek|claude|qwen|command-r|grok|phi-|gemma|sonar)/i;
 
+/**
+ * P-MODEL-HINT: a model name api.openai.com does not serve: another vendor's family, or a
+ * `vendor/model` id (OpenRouter's `anthropic/claude-3.5-sonnet`, Together's `meta-llama/…`, even
+ * `openai/gpt-4o`), which only a gateway routes; OpenAI's own names hold no `/`.
+ */
+export function isForeignModelName(name: string): boolean {
+  return FOREIGN_MODEL_HINT.test(name) || name.includes('/');
+}
+
 export function isOpenAIHost(host: string): boolean {
   const h = host.toLowerCase();
   return h === OPENAI_HOST || h.endsWith(`.${OPENAI_HOST}`);

@@ -1,52 +1,81 @@
 /**
  * P-DEFAULT assumes OPENAI_BASE_URL is unset, since the SDK reads it whenever `baseURL` is
- * omitted. Where the project itself shows otherwise, a default client is not proven: a `.env`
- * file beside the package that sets it to another host (dotenv and the frameworks load these),
+ * omitted. Where the project itself shows otherwise, a default client is not proven: an env
+ * file beside the package that sets it to another host (`.env`, or a template such as `.env.example`),
  * or code that assigns `process.env.OPENAI_BASE_URL` before the client is built.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { escapeRegExp } from '../regexp.js';
 import { SDK_BASE_URL_ENV, isOpenAIHost } from '../rules/providers.js';
 
-/** The env files that dotenv, Next.js, Vite and Nuxt load (examples and templates are not). */
+/**
+ * The env files that dotenv, Next.js, Vite and Nuxt load, first; then every other env file of the
+ * folder (`.env.example`, `.envExample`, `example.env`): those are not loaded, but a committed
+ * template that sets another host says what the deployments set (probe of multi-provider code:
+ * a package whose `.env` is ignored ships `.env.example` with OpenRouter's URL).
+ */
 const ENV_FILES = ['.env', '.env.local', '.env.development', '.env.development.local', '.env.production', '.env.production.local'];
+const ENV_FILE_NAME = /^\.env[\w.-]*$|^[\w.-]+\.env$/i;
+
+function envFilesIn(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => ENV_FILE_NAME.test(n));
+  } catch {
+    return [];
+  }
+  const loaded = ENV_FILES.filter((n) => names.includes(n));
+  return [...loaded, ...names.filter((n) => !loaded.includes(n)).sort()];
+}
 
 const ENV_LINE = new RegExp(`^\\s*(?:export\\s+)?${SDK_BASE_URL_ENV}\\s*=\\s*(.*)$`);
 const NAME = escapeRegExp(SDK_BASE_URL_ENV);
 /** `process.env.OPENAI_BASE_URL = …`, `process.env['OPENAI_BASE_URL'] ??= …`. */
 export const BASE_URL_ENV_WRITE = new RegExp(`process\\.env(?:\\.${NAME}|\\[\\s*['"\`]${NAME}['"\`]\\s*\\])\\s*(?:=(?![=>])|\\?\\?=|\\|\\|=)`);
 
-/** Where an env file at or above `dir` (up to the nearest package.json) sets OPENAI_BASE_URL to a host other than OpenAI's. */
+/**
+ * Where an env file at or above `dir` (up to the nearest package.json) sets OPENAI_BASE_URL to a
+ * host other than OpenAI's. A loaded file that sets it to OpenAI's own host settles it: the
+ * templates are read only when no loaded file sets it.
+ */
 export function envFileBaseURL(dir: string, cache: Map<string, string | null>): string | undefined {
   const cached = cache.get(dir);
   if (cached !== undefined) return cached ?? undefined;
   let found: string | undefined;
-  for (const name of ENV_FILES) {
+  let settled = false;
+  for (const name of envFilesIn(dir)) {
+    const loaded = ENV_FILES.includes(name);
+    if (settled && !loaded) break;
     const file = path.join(dir, name);
-    if (!existsSync(file)) continue;
-    const lines = readFileSync(file, 'utf8').split(/\r?\n/);
-    const index = lines.findIndex((line) => overridesHost(line));
+    let lines: string[];
+    try {
+      lines = readFileSync(file, 'utf8').split(/\r?\n/);
+    } catch {
+      continue; // a folder named like one, or unreadable
+    }
+    const index = lines.findIndex((line) => hostSet(line) === 'other');
     if (index >= 0) {
       found = `${file}:${index + 1}`;
       break;
     }
+    if (loaded && lines.some((line) => hostSet(line) === 'openai')) settled = true;
   }
   const parent = path.dirname(dir);
-  if (!found && !existsSync(path.join(dir, 'package.json')) && parent !== dir) found = envFileBaseURL(parent, cache);
+  if (!found && !settled && !existsSync(path.join(dir, 'package.json')) && parent !== dir) found = envFileBaseURL(parent, cache);
   cache.set(dir, found ?? null);
   return found;
 }
 
-/** `OPENAI_BASE_URL=https://openrouter.ai/api/v1` (not empty, not OpenAI's own host). */
-function overridesHost(line: string): boolean {
+/** What `OPENAI_BASE_URL=…` on this line sets: OpenAI's own host, another (`${OTHER}` or a bare host too), or nothing. */
+function hostSet(line: string): 'openai' | 'other' | undefined {
   const m = ENV_LINE.exec(line);
-  if (!m) return false;
+  if (!m) return undefined;
   const value = m[1].replace(/\s+#.*$/, '').trim().replace(/^(['"])(.*)\1$/, '$2').trim();
-  if (value === '') return false;
+  if (value === '') return undefined;
   try {
-    return !isOpenAIHost(new URL(value).host);
+    return isOpenAIHost(new URL(value).host) ? 'openai' : 'other';
   } catch {
-    return true; // `${OTHER}` or a bare host: not provably OpenAI's
+    return 'other';
   }
 }

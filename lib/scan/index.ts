@@ -7,7 +7,6 @@ import { KINDS, type Kind } from '../options.js';
 import type { ConvertEdit, CreatedFile, Edit, FilePlan, SitePlan } from '../plan.js';
 import type { FileError, Note, Notice, Provider, SiteRecord, SiteStatus } from '../report/model.js';
 import { reasonMessage } from '../rules/reasons.js';
-import { FOREIGN_MODEL_HINT } from '../rules/providers.js';
 import { ts, positionOf, enclosingStatement, startOf, propertyNameText, propertyValue, stringValue, literalValue, unwrap } from './ast.js';
 import { type AllowList, type ScanContext, buildSubclassIndex, isProjectFile, locationOf, relativeFile } from './context.js';
 import { exportedCompletionsResources, findSites, isChatCompletionsCall, type FoundSite } from './find-sites.js';
@@ -426,7 +425,7 @@ function analyseSite(
       analysis.kinds.add('tool-using');
       analysis.reason('run-tools');
     }
-    if (analysis.model && assumedDefault && FOREIGN_MODEL_HINT.test(analysis.model)) {
+    if (analysis.foreignModel && assumedDefault) {
       provider = 'unknown';
       analysis.reason('provider-unknown', 'model-hint');
     }

@@ -23,7 +23,7 @@ import { injectToken, tokenProviders } from './di-providers.js';
 import { autoImportSources } from './auto-imports.js';
 import { BASE_URL_ENV_WRITE, envFileBaseURL } from './base-url-env.js';
 import { WriteReader } from './write-reader.js';
-import { BASE_URL_MEMBER_WRITE, TEST_FILE, baseURLWriteTarget, literalOfThis, memberWritePattern, writeTarget } from './writes.js';
+import { BASE_URL_MEMBER_WRITE, CHAT_METHOD_WRITE, TEST_FILE, baseURLWriteTarget, chatMethodWriteTarget, literalOfThis, memberWritePattern, writeTarget } from './writes.js';
 
 export type { ReasonRef };
 
@@ -63,7 +63,7 @@ type Injected = { origins: Origin[] } | { why: string };
 
 
 /** `provider-unknown` details that still describe a client the SDK constructs in view. */
-const CONSTRUCTED_UNKNOWN: ReadonlySet<string> = new Set(['runtime-base-url', 'options-spread', 'subclass', 'model-hint']);
+const CONSTRUCTED_UNKNOWN: ReadonlySet<string> = new Set(['runtime-base-url', 'options-spread', 'subclass', 'model-hint', 'replaced-method']);
 
 export class ProviderResolver {
   private readonly cache = new Map<ts.Node, Origin[]>();
@@ -292,29 +292,37 @@ export class ProviderResolver {
   private afterConstruction(origin: Extract<Origin, { kind: 'sdk' }>, construction: ts.NewExpression): Origin {
     const written = this.readsClientWrites && origin.provider === 'openai' ? this.baseURLWrites() : undefined;
     if (written && 'pending' in written) return runtimeBaseURL(`${origin.evidence} (${written.pending})`, construction);
-    const where = written?.get(construction);
-    return where ? runtimeBaseURL(`${origin.evidence}, and its baseURL is written in ${where}`, construction) : { ...origin, construction };
+    const write = written?.get(construction);
+    if (write?.what === 'method') {
+      return runtimeBaseURL(`${origin.evidence}, and its chat.completions method is replaced in ${write.where}`, construction, 'replaced-method');
+    }
+    return write ? runtimeBaseURL(`${origin.evidence}, and its baseURL is written in ${write.where}`, construction) : { ...origin, construction };
   }
 
-  private clientWrites: Map<ts.NewExpression, string> | { pending: string } | undefined;
+  private clientWrites: Map<ts.NewExpression, { where: string; what: 'baseURL' | 'method' }> | { pending: string } | undefined;
 
   /**
    * The constructions whose client gets a `baseURL` written, with where (the first write), in the
    * files of the run that write one; those not in the program yet are asked for (the scan runs again).
    */
-  private baseURLWrites(): Map<ts.NewExpression, string> | { pending: string } {
+  private baseURLWrites(): Map<ts.NewExpression, { where: string; what: 'baseURL' | 'method' }> | { pending: string } {
     if (this.clientWrites) return this.clientWrites;
-    const { files, missing } = loadedSourceFiles(this.ctx, this.writes.filesOfRun('baseURL', (text) => BASE_URL_MEMBER_WRITE.test(text)));
-    if (missing.length) return (this.clientWrites = { pending: 'files that write a baseURL were not looked at yet' });
-    const found = new Map<ts.NewExpression, string>();
+    const writing = [...new Set([
+      ...this.writes.filesOfRun('baseURL', (text) => BASE_URL_MEMBER_WRITE.test(text)),
+      ...this.writes.filesOfRun('completions', (text) => CHAT_METHOD_WRITE.test(text)),
+    ])];
+    const { files, missing } = loadedSourceFiles(this.ctx, writing);
+    if (missing.length) return (this.clientWrites = { pending: 'files that write a baseURL or replace a Chat method were not looked at yet' });
+    const found = new Map<ts.NewExpression, { where: string; what: 'baseURL' | 'method' }>();
     this.clientWrites = found;
     const receivers = new ProviderResolver(this.ctx, false);
     for (const sf of files) {
       walk(sf, (n) => {
-        const target = baseURLWriteTarget(n);
+        const baseURL = baseURLWriteTarget(n);
+        const target = baseURL ?? chatMethodWriteTarget(n);
         if (!target) return;
         for (const o of receivers.origins(target, 0)) {
-          if (o.kind === 'sdk' && o.construction && !found.has(o.construction)) found.set(o.construction, locationOf(this.ctx, n));
+          if (o.kind === 'sdk' && o.construction && !found.has(o.construction)) found.set(o.construction, { where: locationOf(this.ctx, n), what: baseURL ? 'baseURL' : 'method' });
         }
       });
     }
@@ -405,6 +413,15 @@ export class ProviderResolver {
   }
 
   private fromTemplate(t: ts.TemplateExpression, sdk: (p: Provider, r?: ReasonRef, n?: Note[], d?: boolean) => Origin): Origin {
+    // `${GROQ_HOST}/openai/v1` with GROQ_HOST a const: the URL, or its host, is known (probe of
+    // multi-provider code: Groq's own base URL ends in /openai/v1, as Azure's does)
+    const known = this.knownTemplatePrefix(t);
+    if (known.whole) return this.fromUrl(known.text, sdk);
+    const prefix = /^https?:\/\/([^/?#:]+)(?::\d+)?[/?#]/i.exec(known.text);
+    if (prefix && known.text !== t.head.text && !AZURE_HOST.test(prefix[1]) && !isOpenAIHost(prefix[1])) {
+      if (this.ctx.allow.origins.has(parseUrl(known.text).origin)) return allowed(sdk, parseUrl(known.text).origin);
+      return sdk('other', { code: 'provider-not-openai', detail: prefix[1].toLowerCase() });
+    }
     const statics = [t.head.text, ...t.templateSpans.map((s) => s.literal.text)];
     const tail = statics[statics.length - 1];
     if (statics.some((s) => s.includes(AZURE_DEPLOYMENTS) || s.includes('/openai/deployments'))) return sdk('azure-legacy', { code: 'azure-legacy' });
@@ -412,6 +429,17 @@ export class ProviderResolver {
     const head = parseUrl(t.head.text);
     if (head.host && t.head.text.includes('/', head.origin.length) && isOpenAIHost(head.host)) return sdk('openai');
     return sdk('unknown', { code: 'provider-unknown', detail: 'runtime-base-url' });
+  }
+
+  /** A template's text up to its first span no const gives (`whole` when every span is one). */
+  private knownTemplatePrefix(t: ts.TemplateExpression): { text: string; whole: boolean } {
+    let text = t.head.text;
+    for (const span of t.templateSpans) {
+      const value = this.constString(span.expression);
+      if (value === undefined) return { text, whole: false };
+      text += value + span.literal.text;
+    }
+    return { text, whole: true };
   }
 
   /** A string a const holds (`BASE`, also imported), or a property of a const object (`settings.gateway`). */
@@ -1332,8 +1360,8 @@ function bindingRoot(decl: ts.BindingElement): ts.Node | undefined {
 }
 
 /** A client the SDK builds in view whose base URL is only known at run time (P-RUNTIME). */
-function runtimeBaseURL(evidence: string, construction: ts.NewExpression): Origin {
-  return { kind: 'sdk', provider: 'unknown', isDefault: false, notes: [], construction, evidence, reason: { code: 'provider-unknown', detail: 'runtime-base-url' } };
+function runtimeBaseURL(evidence: string, construction: ts.NewExpression, detail = 'runtime-base-url'): Origin {
+  return { kind: 'sdk', provider: 'unknown', isDefault: false, notes: [], construction, evidence, reason: { code: 'provider-unknown', detail } };
 }
 
 /**

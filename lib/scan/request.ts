@@ -5,6 +5,7 @@
  */
 import { ownEntry } from '../rules/lookup.js';
 import { CHAT_PARAMS, MIN_OUTPUT_TOKENS, UNSUPPORTED_MODEL } from '../rules/request-params.js';
+import { isForeignModelName } from '../rules/providers.js';
 import { helperRename } from '../rules/helpers.js';
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, propertyValue, shortText, climbWrappers, isWriteReference, castTypes,
@@ -348,6 +349,11 @@ export class RequestAnalyzer {
     if (unsupported) this.site.reason('model-not-supported', unsupported);
     const model = stringValue(value);
     if (model !== undefined) this.site.model = model;
+    // P-MODEL-HINT: a known name (a literal, a const's type, what every caller passes), or the
+    // literal text of a template (`openai/${model}`)
+    const inner = unwrap(value);
+    const templateText = ts.isTemplateExpression(inner) ? [inner.head.text, ...inner.templateSpans.map((s) => s.literal.text)].join('') : undefined;
+    this.site.foreignModel = names.find(isForeignModelName) ?? (templateText?.includes('/') ? shortText(inner, 40) : undefined);
   }
 
   /**

@@ -18,8 +18,10 @@ export class SiteAnalysis {
   readonly kinds = new Set<Kind>();
   /** Bindings this site shares with others (G-UNIT): params, messages, result variables. */
   readonly unitKeys = new Set<string>();
-  /** Literal model name, when there is one (P-MODEL-HINT, R-MODEL). */
+  /** Literal model name, when there is one (R-MODEL). */
   model?: string;
+  /** P-MODEL-HINT: a model name the call may send that api.openai.com does not serve. */
+  foreignModel?: string;
   /** T-REASONING-REPLAY: every model name the call may send (literal types included), or how it is not known. */
   models: ModelNames = { unknown: 'no model key' };
   /** The call sets `store: true`: replayed items are found by id, without the reasoning include. */

@@ -93,6 +93,22 @@ const LEAKING_OPERATORS: ReadonlySet<ts.SyntaxKind> = new Set([
 /** A file that may write a client's `baseURL` after construction (baseURLWriteTarget's shapes, as text). */
 export const BASE_URL_MEMBER_WRITE = /\.baseURL\s*=(?!=)|\[\s*['"`]baseURL['"`]\s*\]\s*=(?!=)|Object\.assign\s*\([^)]*\bbaseURL\b/;
 
+/** A file that may replace a client's Chat method (chatMethodWriteTarget's shapes, as text). */
+export const CHAT_METHOD_WRITE = /\.completions\s*(?:\.\s*(?:create|parse|stream)\s*)?=(?![=>])/;
+
+/**
+ * The client whose Chat method `n` replaces: `client.chat.completions.create = wrapper` (a gateway
+ * that rewrites every request, RooCode-style model prefixes), or `client.chat.completions = …`.
+ */
+export function chatMethodWriteTarget(n: ts.Node): ts.Expression | undefined {
+  if (!ts.isBinaryExpression(n) || n.operatorToken.kind !== ts.SyntaxKind.EqualsToken) return undefined;
+  let left = unwrap(n.left);
+  if (ts.isPropertyAccessExpression(left) && ['create', 'parse', 'stream'].includes(left.name.text)) left = unwrap(left.expression);
+  if (!ts.isPropertyAccessExpression(left) || left.name.text !== 'completions') return undefined;
+  const chat = unwrap(left.expression);
+  return ts.isPropertyAccessExpression(chat) && chat.name.text === 'chat' ? chat.expression : undefined;
+}
+
 /** The object whose `baseURL` `n` writes: `x.baseURL = …`, `x['baseURL'] = …`, `Object.assign(x, { baseURL })`. */
 export function baseURLWriteTarget(n: ts.Node): ts.Expression | undefined {
   if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
