@@ -185,8 +185,9 @@ function sameModule(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
+/** The file's code (not its comments) names `require`: it is CommonJS. */
 function hasRequire(ctx: TransformContext): boolean {
-  return /\brequire\s*\(/.test(ctx.text);
+  return ctx.identifiersNamed('require').length > 0;
 }
 
 function isRequireOf(n: Node, module: string): boolean {

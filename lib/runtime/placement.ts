@@ -185,13 +185,38 @@ function readExisting(file: string): Existing {
 function flavourOf(sf: ts.SourceFile, pkg: PackageInfo): ConverterFlavour | string {
   if (/\.(c|m)?tsx?$/.test(sf.fileName)) return 'ts';
   const hasImport = sf.statements.some((s) => ts.isImportDeclaration(s));
-  const hasRequire = /\brequire\s*\(/.test(sf.text);
+  const hasRequire = callsRequire(sf);
   if (hasImport || !hasRequire) {
     const commonjs = sf.fileName.endsWith('.cjs') || (!sf.fileName.endsWith('.mjs') && !isModulePackage(pkg) && !sf.statements.some((s) => ts.isExportDeclaration(s) || ts.isExportAssignment(s) || hasExportModifier(s)));
     if (!hasImport && commonjs) return 'this file neither imports nor requires anything, so the import of the run-time converter could not be written in its module system';
     return 'esm';
   }
   return 'cjs';
+}
+
+/** An identifier of the code (not a comment's word) is `name`. */
+function namesInCode(sf: ts.SourceFile, name: string): boolean {
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found) return;
+    if (ts.isIdentifier(n) && n.text === name) found = true;
+    else ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+/** A `require(…)` call in the code (a comment that mentions one is not). */
+function callsRequire(sf: ts.SourceFile): boolean {
+  if (!/\brequire\s*\(/.test(sf.text)) return false;
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found) return;
+    if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'require') found = true;
+    else ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return found;
 }
 
 function hasExportModifier(s: ts.Statement): boolean {
@@ -304,7 +329,7 @@ function specifierFor(file: string, sf: ts.SourceFile, moduleFile: string, flavo
 
 /** `toResponsesInput` is declared or imported in the file by something other than the converter import. */
 function nameTaken(sf: ts.SourceFile, specifier: string): boolean {
-  if (!new RegExp(`\\b${CONVERTER_NAME}\\b`).test(sf.text)) return false;
+  if (!new RegExp(`\\b${CONVERTER_NAME}\\b`).test(sf.text) || !namesInCode(sf, CONVERTER_NAME)) return false;
   const sameModule = (s: string) => s.replace(/\.(m|c)?(j|t)s$/, '') === specifier.replace(/\.(m|c)?(j|t)s$/, '');
   return !sf.statements.some((s) => {
     if (ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier) && sameModule(s.moduleSpecifier.text)) return true;
