@@ -8,7 +8,7 @@ import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
 import { isChatCompletionsCall } from './find-sites.js';
-import { OUTSIDE_TRY, awaitedLater, beforeRejection, enclosingTry, helperStreamThrowPath, isHelperStreamCall, otherThrows, rejectionPath, sdkPromiseMethod, startsStatementAfterUnterminated } from './throw-path.js';
+import { OUTSIDE_TRY, awaitedLater, beforeRejection, enclosingTry, helperStreamThrowPath, isHelperStreamCall, otherThrows, rejectionPath, sdkPromiseMethodDownstream, startsStatementAfterUnterminated } from './throw-path.js';
 import { isErrorType, isSimpleRole, SIMPLE_ROLES, isStringTyped, messageElementsAreSimple, namesChatMessageType, typeIsString } from './types.js';
 
 export interface MessagesFacts {
@@ -259,7 +259,7 @@ export class MessagesAnalyzer {
     const path = rejectionPath(call);
     if (path) {
       const inArguments = call.arguments.some((a) => isInside(value, a));
-      const sdkMethod = sdkPromiseMethod(call);
+      const sdkMethod = sdkPromiseMethodDownstream(this.ctx, call);
       const other = sdkMethod ? `its ${sdkMethod} is the SDK's, which the wrapper's promise lacks` : otherThrows(this.ctx, call);
       if (other) return `${beforeRejection(path)}, and the request cannot be wrapped to reject instead: ${other}`;
       const paused = awaitedLater(call, this.ctx.checker);

@@ -14,7 +14,8 @@
 import { ts, climbWrappers, enclosingScope, isFunctionLike, isInside, unwrap, walk, literalValue, shortText, statementsBefore, thisClass, propertyNameText } from './ast.js';
 import { aliasTarget, declarationOf, valuesAssignedTo, writtenValue } from './bindings.js';
 import { referencesOf } from './references.js';
-import { callersOf, isFollowedFunction } from './callers.js';
+import { MAX_HOPS, callersOf, isFollowedFunction, returningFunction } from './callers.js';
+import { locationOf } from './context.js';
 import type { ScanContext } from './context.js';
 
 export const OUTSIDE_TRY = "the run-time converter would run outside the try around the request, whose catch received the API's rejection of such messages";
@@ -93,7 +94,7 @@ const SDK_PROMISE_METHODS = new Set(['withResponse', 'asResponse']);
  * `.withResponse()` or `.asResponse()` on the request's promise (through `.then(f)` links): a
  * promise of `(async () => …)()` has neither, so the request cannot be wrapped.
  */
-export function sdkPromiseMethod(call: ts.CallExpression): string | undefined {
+function sdkPromiseMethod(call: ts.CallExpression): string | undefined {
   let outer = climbWrappers(call);
   for (let link = thenLink(outer); link; link = thenLink(outer)) {
     const name = (link.expression as ts.PropertyAccessExpression).name.text;
@@ -165,6 +166,25 @@ export function awaitedLater(call: ts.CallExpression, checker: ts.TypeChecker): 
       return undefined;
     });
     if (pause) return shortText(st as unknown as ts.Expression, 40);
+  }
+  return undefined;
+}
+
+/**
+ * sdkPromiseMethod on the request's promise, or on a call of the function that is not async and
+ * returns it, wherever that is called in the project (`complete(h).withResponse()` in another
+ * module), up to MAX_HOPS functions up: with its location there, or undefined.
+ */
+export function sdkPromiseMethodDownstream(ctx: ScanContext, call: ts.CallExpression, hops = 0): string | undefined {
+  const own = sdkPromiseMethod(call);
+  if (own) return hops ? `${own} (${locationOf(ctx, call)})` : own;
+  const fn = returningFunction(climbWrappers(call));
+  if (!fn || hops >= MAX_HOPS || ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Async) return undefined;
+  const callers = callersOf(fn, ctx, ctx.callerSearch);
+  if ('stop' in callers) return undefined; // the result's own following reports where it stops
+  for (const caller of callers.calls) {
+    const found = sdkPromiseMethodDownstream(ctx, caller, hops + 1);
+    if (found) return found;
   }
   return undefined;
 }
