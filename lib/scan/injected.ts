@@ -302,11 +302,30 @@ function usesIn(scope: InjectedScope, holder: Holder, sf: ts.SourceFile, names: 
       if (t) seen.add(n);
       if (t === 'holder') why = classify(scope, holder, n, uses);
       else if (t === 'module') why = moduleUse(scope, holder, n);
+    } else if (isRequireCall(n) && checker.getSymbolAtLocation(n.arguments[0])?.declarations?.includes(module)) {
+      why = requireUse(scope, holder, n);
     }
     ts.forEachChild(n, visit);
   };
   visit(sf);
   return why;
+}
+
+function isRequireCall(n: ts.Node): n is ts.CallExpression & { arguments: [ts.StringLiteral] } {
+  return ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'require' && n.arguments.length === 1 && ts.isStringLiteral(n.arguments[0]);
+}
+
+/**
+ * `require('./assistant')` of the holder's module bound to a name (`const X = require(…)`) is found
+ * by that name. Anything else hides the holder's uses: a CommonJS barrel's `module.exports = {
+ * Assistant: require('./assistant') }` (its importers' names resolve to the barrel's property, not
+ * to the holder), `new (require('./x'))(c)`, a value handed on (probe of CommonJS classes).
+ */
+function requireUse(scope: InjectedScope, holder: Holder, call: ts.CallExpression): string | undefined {
+  const outer = climbWrappers(call);
+  const parent = outer.parent;
+  if (ts.isVariableDeclaration(parent) && parent.initializer === outer) return undefined;
+  return `the module of ${holder.name} is required as a value in ${locationOf(scope, call)}, where its ${holder.kind === 'class' ? 'constructions' : 'calls'} cannot be followed`;
 }
 
 /**
