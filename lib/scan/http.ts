@@ -35,6 +35,7 @@ import type { Provider } from '../report/model.js';
 import { HTTP_MODULES, NODE_HTTP } from '../rules/http.js';
 import { ts, unwrap, stringValue, propertyNameText, propertyValue, findProperty, walk, isFunctionLike, shortText, returnExpressions } from './ast.js';
 import { aliasTarget, bindingOfExpression, declarationOf, type BindingScope, type ModuleBinding } from './bindings.js';
+import { referencesOf } from './references.js';
 
 export interface HttpSite {
   kind: 'http';
@@ -340,6 +341,9 @@ function urlText(expression: ts.Expression, scope: Scope): UrlText {
   }
   if (ts.isIdentifier(e)) {
     const v = valueOf(e, scope);
+    // `const url = new URL(base); url.pathname = '/v1/chat/completions'`: the path replaces the base's
+    const path = pathnameSet(e, scope);
+    if (path) return resolveUrl(urlText(path, deeper(scope)), v ? urlText(v.value, v.scope) : UNKNOWN);
     if (!v) return variableTexts(e, scope) ?? UNKNOWN;
     const t = urlText(v.value, v.scope);
     return v.viaParam ? { ...t, viaParam: true } : t;
@@ -373,6 +377,20 @@ function urlText(expression: ts.Expression, scope: Scope): UrlText {
     }
   }
   return UNKNOWN;
+}
+
+/** The path a `url.pathname = …` write gives the URL object a variable holds (the last in the file), if any. */
+function pathnameSet(id: ts.Identifier, scope: Scope): ts.Expression | undefined {
+  const decl = declarationOf(scope.checker, id);
+  if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return undefined;
+  let path: ts.Expression | undefined;
+  for (const ref of referencesOf(scope.checker, decl.name)) {
+    const access = ref.parent;
+    const write = access.parent;
+    if (ts.isPropertyAccessExpression(access) && access.expression === ref && access.name.text === 'pathname' &&
+      ts.isBinaryExpression(write) && write.left === access && write.operatorToken.kind === ts.SyntaxKind.EqualsToken) path = write.right;
+  }
+  return path;
 }
 
 /**
