@@ -27,6 +27,24 @@ export interface PackageJson {
   peerDependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
   workspaces?: string[] | { packages?: string[] };
+  scripts?: Record<string, string>;
+  bin?: unknown;
+  files?: unknown;
+}
+
+/** A `start` script that runs a program: a file under node and its kin, or a framework's server. */
+const PROGRAM_START = /(?:^|[\s;&|(])(?:node|nodemon|ts-node|ts-node-dev|tsx|bun|deno|pm2|forever|next|nuxt|vite|react-scripts|remix-serve|astro|expo|electron|nest)\b/;
+
+/**
+ * An application, not a library: `npm start` runs a program (`node src/index.js`, `nodemon
+ * ./bin/www`, `next start`), and nothing declares what a consumer would import (no `exports`,
+ * `module`, `types`, `typings`, `bin`, `files`). `npm init` leaves an app unprivate with a `main`;
+ * its modules have no consumers elsewhere (probes of JavaScript apps: W-EDGE stopped at them).
+ */
+export function isApplicationPackage(json: PackageJson): boolean {
+  const start = json.scripts?.start;
+  if (typeof start !== 'string' || !PROGRAM_START.test(start)) return false;
+  return !(json.exports || json.module || json.types || json.typings || json.bin || json.files);
 }
 
 export interface PackageInfo {
@@ -198,10 +216,13 @@ export class ProjectLayout {
     return this.workspaceRootOf(dir) ?? this.packageFor(file)?.dir;
   }
 
-  /** A package whose consumers may live elsewhere: named, not `private`, with an entry point (W-EDGE). */
+  /**
+   * A package whose consumers may live elsewhere: named, not `private`, with an entry point, and
+   * not an application (W-EDGE).
+   */
   isPublished(file: string): boolean {
     const json = this.packageFor(file)?.json;
-    if (!json || json.private === true || !json.name) return false;
+    if (!json || json.private === true || !json.name || isApplicationPackage(json)) return false;
     return Boolean(json.main || json.module || json.exports || json.types || json.typings);
   }
 

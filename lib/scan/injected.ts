@@ -19,7 +19,7 @@ import { ts, climbWrappers, propertyNameText } from './ast.js';
 import { locationOf } from './context.js';
 import type { TextReader } from './endpoint-importers.js';
 import { escapeRegExp } from '../regexp.js';
-import type { PackageInfo, ProjectLayout } from '../project/layout.js';
+import { isApplicationPackage, type PackageInfo, type ProjectLayout } from '../project/layout.js';
 import type { ModuleResolver } from '../project/resolver.js';
 
 /** `file` exports its holder under `name` (`default` for a default export or `module.exports = X`). */
@@ -88,7 +88,7 @@ const MAX_PUBLIC_FILES = 5000;
 
 /**
  * W-EDGE: the published package whose public entry points reach a file. A package is published
- * when its package.json is not `private`; a file is public when the import graph from the
+ * when its package.json is not `private` and it is no application (isApplicationPackage); a file is public when the import graph from the
  * package's entry points (`exports` targets, else `main`/`module`/`types`, else `index`) reaches
  * it. An `exports` pattern, an entry point with no source in view or a graph too large to follow
  * make every file of the package public.
@@ -112,7 +112,7 @@ export class PublishedPackages {
   private reachableOf(pkg: PackageInfo): ReadonlySet<string> | 'all' | null {
     let reach = this.reachable.get(pkg.dir);
     if (reach === undefined) {
-      reach = pkg.json.private === true ? null : this.follow(pkg);
+      reach = pkg.json.private === true || isApplicationPackage(pkg.json) ? null : this.follow(pkg);
       this.reachable.set(pkg.dir, reach);
     }
     return reach;
