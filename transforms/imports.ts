@@ -18,7 +18,7 @@ export function addImports(ctx: TransformContext): void {
   const pending = new Map<string, string[]>(); // new declarations by module and kind
   for (const request of ctx.imports as Request[]) {
     if (request.typeOnly && isJs) continue;
-    if (imports.length || !isJs || !hasRequire(ctx)) {
+    if (imports.length || !isJs || !isCommonJs(ctx, body)) {
       esm(ctx, imports, request, pending);
     } else {
       commonjs(ctx, body, request, pending, semi);
@@ -185,9 +185,18 @@ function sameModule(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
-/** The file's code (not its comments) names `require`: it is CommonJS. */
-function hasRequire(ctx: TransformContext): boolean {
-  return ctx.identifiersNamed('require').length > 0;
+/**
+ * The file's code (not its comments) names `require`, or assigns `module.exports` / `exports.x` at
+ * its top: it is CommonJS (lib/runtime/placement.ts reads the same).
+ */
+function isCommonJs(ctx: TransformContext, body: Node[]): boolean {
+  if (ctx.identifiersNamed('require').length > 0) return true;
+  return body.some((s) => {
+    const e = s.type === 'ExpressionStatement' ? (s.expression as Node) : undefined;
+    if (!e || e.type !== 'AssignmentExpression' || e.operator !== '=') return false;
+    const left = e.left as Node;
+    return /^(module\.exports|exports)\b/.test(ctx.text.slice(left.start as number, left.end as number).replace(/\s+/g, ''));
+  });
 }
 
 function isRequireOf(n: Node, module: string): boolean {

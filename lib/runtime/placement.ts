@@ -179,19 +179,29 @@ function readExisting(file: string): Existing {
 
 /**
  * What an importing file needs: its language, and for JavaScript the import form the imports
- * transform will write (an ES import unless the file uses `require` and no `import`). A CommonJS
- * file that uses neither would get an ES import: reported instead (the reason, as a string).
+ * transform will write (an ES import unless the file uses `require`, or assigns `module.exports`
+ * or `exports.x` at its top, and has no `import`). A CommonJS file that does none of these would
+ * get an ES import: reported instead (the reason, as a string).
  */
 function flavourOf(sf: ts.SourceFile, pkg: PackageInfo): ConverterFlavour | string {
   if (/\.(c|m)?tsx?$/.test(sf.fileName)) return 'ts';
   const hasImport = sf.statements.some((s) => ts.isImportDeclaration(s));
-  const hasRequire = callsRequire(sf);
+  const hasRequire = callsRequire(sf) || exportsCommonJs(sf);
   if (hasImport || !hasRequire) {
     const commonjs = sf.fileName.endsWith('.cjs') || (!sf.fileName.endsWith('.mjs') && !isModulePackage(pkg) && !sf.statements.some((s) => ts.isExportDeclaration(s) || ts.isExportAssignment(s) || hasExportModifier(s)));
     if (!hasImport && commonjs) return 'this file neither imports nor requires anything, so the import of the run-time converter could not be written in its module system';
     return 'esm';
   }
   return 'cjs';
+}
+
+/**
+ * A top-level `module.exports = …`, `module.exports.x = …` or `exports.x = …`: a CommonJS module
+ * even with no `require` (a class whose client is injected). transforms/imports.ts reads the same.
+ */
+function exportsCommonJs(sf: ts.SourceFile): boolean {
+  return sf.statements.some((s) => ts.isExpressionStatement(s) && ts.isBinaryExpression(s.expression) &&
+    s.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken && /^(module\.exports|exports)\b/.test(s.expression.left.getText(sf).replace(/\s+/g, '')));
 }
 
 /** An identifier of the code (not a comment's word) is `name`. */
