@@ -398,6 +398,7 @@ function analyseSite(
       provider = client.provider;
       evidence = client.evidence;
       if (client.reason) analysis.reason(client.reason.code, client.reason.detail);
+      for (const r of client.otherReasons ?? []) analysis.reason(r.code, r.detail);
       for (const n of client.notes) analysis.note(n.rule, n.level, n.message);
       assumedDefault = client.isDefault;
       if (found.chatAlias) analysis.share('chat', found.chatAlias);

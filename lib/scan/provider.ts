@@ -48,6 +48,8 @@ export interface ClientResolution {
   provider: Provider;
   evidence: string;
   reason?: ReasonRef;
+  /** P-UNION: the other branches' failing reasons, each once (G-ATOMIC lists them all). */
+  otherReasons?: ReasonRef[];
   notes: Note[];
   /** P-DEFAULT: a client built without any provider option (for P-MODEL-HINT). */
   isDefault: boolean;
@@ -601,6 +603,14 @@ export class ProviderResolver {
       if (bound?.kind === 'unresolved') return this.unresolved(bound.module, `${shortText(decl.name, 30)} in ${locationOf(this.ctx, decl)}`);
       const fromObject = this.bindingElementValue(decl);
       if (fromObject) return this.origins(fromObject, depth);
+      // `const { aiClient } = await import('@/lib/ai')`: the module's export of that name
+      const imported = dynamicImportOf(decl);
+      if (imported !== undefined) {
+        const key = decl.propertyName ? propertyNameText(decl.propertyName) : ts.isIdentifier(decl.name) ? decl.name.text : undefined;
+        const exported = key ? this.ctx.checker.getTypeAtLocation(decl.parent).getProperty(key)?.declarations?.[0] : undefined;
+        if (exported) return this.fromDeclaration(exported, use, depth);
+        return this.unresolved(imported, `${shortText(decl.name, 30)} imported in ${locationOf(this.ctx, decl)}`);
+      }
       const root = bindingRoot(decl);
       if (root && ts.isParameter(root)) {
         const evidence = `${shortText(decl.name, 30)} is destructured from a parameter in ${locationOf(this.ctx, decl)}`;
@@ -1243,12 +1253,40 @@ function combine(origins: Origin[], fallbackEvidence: string): ClientResolution 
     return { foreign: false, provider: 'unknown', evidence: `${evidence}; or ${foreign[0].evidence}`, reason: { code: 'provider-unknown', detail: 'union' }, notes: [], isDefault: false };
   }
   // P-UNION: every branch must pass; otherwise the failing branch's code
-  const failing = sdk.find((o) => o.reason);
-  if (failing) return { foreign: false, provider: failing.provider, evidence, reason: failing.reason, notes: failing.notes, isDefault: false };
+  const failing = sdk.filter((o) => o.reason);
+  if (failing.length) {
+    const [first, ...rest] = failing;
+    const key = (r: ReasonRef) => `${r.code}:${r.detail ?? ''}`;
+    const otherReasons = collapseReasons([...new Map(rest.map((o) => [key(o.reason!), o.reason!])).values()].filter((r) => key(r) !== key(first.reason!)));
+    return { foreign: false, provider: first.provider, evidence, reason: first.reason, ...(otherReasons.length ? { otherReasons } : {}), notes: first.notes, isDefault: false };
+  }
   const providers = new Set(sdk.map((o) => o.provider));
   const provider = providers.size === 1 ? sdk[0].provider : sdk.find((o) => o.provider !== 'openai')!.provider;
   const notes = dedupeNotes(sdk.flatMap((o) => o.notes));
   return { foreign: false, provider, evidence, notes, isDefault: sdk.every((o) => o.isDefault) };
+}
+
+/** More than three details of one code (a gateway's thirty hosts) are one reason, naming three and how many more. */
+function collapseReasons(reasons: ReasonRef[]): ReasonRef[] {
+  const byCode = new Map<string, ReasonRef[]>();
+  for (const r of reasons) byCode.set(r.code, [...(byCode.get(r.code) ?? []), r]);
+  return [...byCode.values()].flatMap((group) => {
+    if (group.length <= 3) return group;
+    const shown = group.slice(0, 3).map((r) => r.detail).join(', ');
+    return [{ code: group[0].code, detail: `${shown} and ${group.length - 3} more` }];
+  });
+}
+
+/** The module a destructuring binds from (`const { x } = await import('m')`), or undefined. */
+function dynamicImportOf(decl: ts.BindingElement): string | undefined {
+  const pattern = decl.parent;
+  const holder = pattern.parent;
+  if (!ts.isObjectBindingPattern(pattern) || !ts.isVariableDeclaration(holder) || !holder.initializer) return undefined;
+  let init = unwrap(holder.initializer);
+  if (ts.isAwaitExpression(init)) init = unwrap(init.expression);
+  if (!ts.isCallExpression(init) || init.expression.kind !== ts.SyntaxKind.ImportKeyword) return undefined;
+  const spec = init.arguments[0];
+  return spec && ts.isStringLiteralLike(spec) ? spec.text : '?';
 }
 
 function dedupeNotes(notes: Note[]): Note[] {
