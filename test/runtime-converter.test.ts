@@ -453,8 +453,16 @@ describe('where a run puts the module, and how it creates it', () => {
     assert.deepEqual((await summary(taken)).sites, ['chat.js manual messages-not-local:the name toResponsesInput is already used in this file']);
     const verbatim = project('verbatim-cjs', { 'package.json': '{}', 'tsconfig.json': '{"compilerOptions":{"module":"NodeNext","verbatimModuleSyntax":true}}', 'chat.ts': TS_SITE, 'helper.ts': 'export function helper() {}\n' });
     assert.deepEqual((await summary(verbatim)).sites, ['chat.ts manual messages-not-local:the package compiles TypeScript to CommonJS with verbatimModuleSyntax, where the generated ES module syntax of the run-time converter is an error']);
-    const cjsNoRequire = project('cjs-no-require', { 'package.json': '{}', 'chat.js': 'module.exports = async (client, h) => (await client.chat.completions.create({ model: \'m\', messages: h })).choices[0].message.content;\n' });
-    assert.match((await summary(cjsNoRequire)).sites.join(), /messages-not-local/);
+    // no require, but module.exports: CommonJS (runtime/c35)
+    const cjsNoRequire = project('cjs-no-require', {
+      'package.json': '{}',
+      'chat.js': 'async function ask(client, h) {\n  return (await client.chat.completions.create({ model: \'gpt-4o-mini\', messages: h })).choices[0].message.content;\n}\nmodule.exports = { ask };\n',
+      'main.js': "const OpenAI = require('openai');\nconst { ask } = require('./chat');\nask(new OpenAI(), []);\n",
+    });
+    assert.deepEqual(await summary(cjsNoRequire), { sites: ['chat.js migrated'], created: ['to-responses-input.js'], imports: ["const { toResponsesInput } = require('./to-responses-input.js');"] });
+    // neither imports, requires nor exports: its module system is not known
+    const neither = project('cjs-neither', { 'package.json': '{}', 'chat.js': 'async function ask(client, h) {\n  return (await client.chat.completions.create({ model: \'m\', messages: h })).choices[0].message.content;\n}\nask.call(null, null, []);\n' });
+    assert.match((await summary(neither)).sites.join(), /messages-not-local:this file neither imports nor requires anything, so the import of the run-time converter could not be written in its module system/);
   });
 
   it('--no-runtime-conversion reports the site as before and creates nothing', async () => {
