@@ -54,8 +54,8 @@ export function httpProvider(site: HttpSite): { provider: Provider; evidence: st
   return { provider: site.provider, evidence: site.evidence };
 }
 
-/** Methods of an HTTP package or instance that send a request. */
-const HTTP_METHODS = new Set(['post', 'request', 'put', 'patch', 'get', 'fetch', 'stream']);
+/** Methods of an HTTP package or instance that send a request (`native` and `raw` are ofetch's: its plain fetch, and a call resolving to the whole response). */
+const HTTP_METHODS = new Set(['post', 'request', 'put', 'patch', 'get', 'fetch', 'stream', 'native', 'raw']);
 /** What makes an instance, and the option that holds its base URL. */
 const INSTANCE_FACTORIES = new Set(['create', 'extend']);
 const BASE_URL_KEYS = ['baseURL', 'prefixUrl', 'prefix'];
