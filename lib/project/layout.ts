@@ -28,6 +28,7 @@ export interface PackageJson {
   optionalDependencies?: Record<string, string>;
   workspaces?: string[] | { packages?: string[] };
   scripts?: Record<string, string>;
+  engines?: Record<string, string>;
   bin?: unknown;
   files?: unknown;
 }
@@ -36,15 +37,26 @@ export interface PackageJson {
 const PROGRAM_START = /(?:^|[\s;&|(])(?:node|nodemon|ts-node|ts-node-dev|tsx|bun|deno|pm2|forever|next|nuxt|vite|react-scripts|remix-serve|astro|expo|electron|nest)\b/;
 
 /**
- * An application, not a library: `npm start` runs a program (`node src/index.js`, `nodemon
- * ./bin/www`, `next start`), and nothing declares what a consumer would import (no `exports`,
- * `module`, `types`, `typings`, `bin`, `files`). `npm init` leaves an app unprivate with a `main`;
- * its modules have no consumers elsewhere (probes of JavaScript apps: W-EDGE stopped at them).
+ * An application, not a library: a plugin its host loads (isHostPlugin), or a package whose `npm
+ * start` runs a program (`node src/index.js`, `nodemon ./bin/www`, `next start`) and that declares
+ * nothing a consumer would import (no `exports`, `module`, `types`, `typings`, `bin`, `files`).
+ * `npm init` leaves an app unprivate with a `main`; its modules have no consumers elsewhere
+ * (probes of JavaScript apps: W-EDGE stopped at them).
  */
 export function isApplicationPackage(json: PackageJson): boolean {
+  if (isHostPlugin(json)) return true;
   const start = json.scripts?.start;
   if (typeof start !== 'string' || !PROGRAM_START.test(start)) return false;
   return !(json.exports || json.module || json.types || json.typings || json.bin || json.files);
+}
+
+/** Packages an application loads as its plugin (its `main` is for the host, no code imports it). */
+const HOST_APIS = ['obsidian', '@raycast/api'];
+
+/** An Obsidian plugin, a Raycast extension, a VS Code extension (`engines.vscode`). */
+function isHostPlugin(json: PackageJson): boolean {
+  if (json.engines && typeof json.engines === 'object' && 'vscode' in json.engines) return true;
+  return HOST_APIS.some((name) => Boolean(json.dependencies?.[name] ?? json.devDependencies?.[name] ?? json.peerDependencies?.[name]));
 }
 
 export interface PackageInfo {
