@@ -21,7 +21,8 @@ export function rewriteCallee(ctx: TransformContext, edit: CalleeEdit): void {
     chat = receiver;
     receiver = chat.object as Node;
   }
-  const between = ctx.text.slice(receiver.end, chat.start === receiver.start ? receiver.end : completions.end);
+  // `client?.chat.completions` keeps its `?.` (the call was skipped on a nullish client: §1.1)
+  const between = ctx.text.slice(receiver.end, completions.end);
   const optional = /^\s*\)*\s*\?\./.test(between) ? '?.' : '.';
   // keep any closing parentheses of the receiver (`(await getClient()).chat…`)
   const close = /^(\s*\))*/.exec(between)?.[0] ?? '';
