@@ -142,8 +142,25 @@ function emptyOnOtherEvents(effect: ts.Node, emptyTexts: ReadonlySet<ts.Node>, c
   const [first, ...rest] = effect.arguments;
   if (!first || !isEmptyText(first, emptyTexts, checker)) return false;
   const method = effect.expression.name.text;
-  if (method === 'write') return rest.every((a) => ts.isStringLiteral(a));
+  if (method === 'write') return rest.every((a) => ts.isStringLiteral(a)) && writesNothingOnEmpty(effect.expression.expression, checker);
   return method === 'push' && rest.length === 0 && onlyJoinedEmpty(effect.expression.expression, emptyTexts, checker);
+}
+
+/**
+ * A receiver whose `write('')` sends nothing: a library's writer (an HTTP response, a Writable)
+ * not built in object mode, or, untyped, a parameter named `res` or `response` (an HTTP
+ * handler's). The project's own writer (an SSE framer: a frame per call) and an object-mode
+ * stream (an item per call) are not (probe of projects with SDK-mocking tests).
+ */
+function writesNothingOnEmpty(receiver: ts.Expression, checker: ts.TypeChecker): boolean {
+  const r = unwrap(receiver);
+  if (/^process\.std(?:out|err)$/.test(r.getText().replace(/\s+/g, ''))) return true;
+  const decl = ts.isIdentifier(r) ? checker.getSymbolAtLocation(r)?.valueDeclaration : undefined;
+  if (decl && ts.isVariableDeclaration(decl) && decl.initializer && /\b(?:writable|readable)?objectMode\s*:\s*true/i.test(decl.initializer.getText())) return false;
+  const type = checker.getTypeAtLocation(r);
+  if (type.flags & ts.TypeFlags.Any) return Boolean(decl && ts.isParameter(decl) && ts.isIdentifier(decl.name) && /^(res|response)$/.test(decl.name.text));
+  const declarations = (type.aliasSymbol ?? type.getSymbol())?.declarations ?? [];
+  return declarations.length > 0 && declarations.every((d) => d.getSourceFile().isDeclarationFile);
 }
 
 function isEmptyText(e: ts.Expression, emptyTexts: ReadonlySet<ts.Node>, checker: ts.TypeChecker): boolean {
