@@ -10,9 +10,9 @@
  * what an uncaught throw does, report and end. The same search finds the handler a stream's
  * failure reaches (failureTellsApart, S-FAILED).
  */
-import { ts, enclosingScope, isConsoleCallee, unwrap, walk } from './ast.js';
-import { MAX_HOPS, callersOf, describeFunction, isFollowedFunction } from './callers.js';
-import { locationOf, type ScanContext } from './context.js';
+import { ts, enclosingScope, isConsoleCallee, shortText, unwrap, walk } from './ast.js';
+import { MAX_HOPS, calledFunction, callersOf, describeFunction, isFollowedFunction } from './callers.js';
+import { locationOf, relativeFile, type ScanContext } from './context.js';
 import { enclosingTry, handlerOn } from './throw-path.js';
 
 /** The parse-error-semantics detail when a throw of the parse() call `call` is caught in view. */
@@ -40,10 +40,57 @@ interface Catcher {
  */
 export function failureTellsApart(rejecting: ts.Node, ctx: ScanContext, helper: boolean): string | undefined {
   const found = catcherOf(rejecting, ctx, 0, new Set());
-  if (!found || !tellsSdkErrorsApart(found.handler, helper)) return undefined;
+  const how = found && handlerTellsApart(found.handler, ctx, helper, 0);
+  if (!found || !how) return undefined;
   const through = found.through.length ? `, through ${found.through.join(' and ')}` : '';
-  return `a stream failure caught by ${found.catcher}${through}, which tests for the SDK's errors (a failed Responses stream throws ${helper ? 'an OpenAIError, not an APIError' : 'a plain Error'} there)`;
+  return `a stream failure caught by ${found.catcher}${through}, ${how} (a failed Responses stream throws ${helper ? 'an OpenAIError, not an APIError' : 'a plain Error'} there)`;
 }
+
+/**
+ * How the handler comes to tell the SDK's errors apart, if it does: itself; a function of the
+ * project it hands the error to (`report(err)`), by that function's parameter; the handler that
+ * takes it when it rethrows it (`throw err`), a catch of a caller; or a function out of view it
+ * hands the error to (`next(err)`, an Express error middleware) while the project tests for the
+ * SDK's errors somewhere (probe of projects with SDK-mocking tests: each went unreported).
+ */
+function handlerTellsApart(handler: ts.CatchClause | ts.Expression, ctx: ScanContext, helper: boolean, depth: number): string | undefined {
+  if (tellsSdkErrorsApart(handler, helper)) return "which tests for the SDK's errors";
+  if (depth >= MAX_HOPS) return undefined;
+  const fn = ts.isCatchClause(handler) ? undefined : unwrap(handler);
+  const param = ts.isCatchClause(handler) ? handler.variableDeclaration?.name : fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) ? fn.parameters[0]?.name : undefined;
+  const body = ts.isCatchClause(handler) ? handler.block : fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) ? fn.body : undefined;
+  if (!body || !param || !ts.isIdentifier(param)) return undefined;
+  const caught = param.text;
+  const isCaught = (e: ts.Expression | undefined) => Boolean(e && ts.isIdentifier(unwrap(e)) && (unwrap(e) as ts.Identifier).text === caught);
+  let how: string | undefined;
+  walk(body, (n) => {
+    if (how) return false;
+    if (ts.isThrowStatement(n) && isCaught(n.expression)) {
+      const next = catcherOf(n, ctx, 0, new Set());
+      const inner = next && handlerTellsApart(next.handler, ctx, helper, depth + 1);
+      if (next && inner) how = `which rethrows it to ${next.catcher}, ${inner}`;
+    }
+    if (ts.isCallExpression(n) && !isConsoleCallee(n.expression)) {
+      const index = n.arguments.findIndex((a) => isCaught(a));
+      if (index < 0) return undefined;
+      const callee = calledFunction(ctx.checker, n);
+      const target = callee?.parameters[index]?.name;
+      if (callee && target && ts.isIdentifier(target) && callee.body) {
+        if (testsSdkErrors(target.text, callee.body, helper)) how = `which hands it to ${describeFunction(ctx, callee)}, which tests for the SDK's errors`;
+      } else if (!callee) {
+        const testing = ctx.callerSearch?.filesNaming('APIError').find((f) => SDK_ERROR_TEST.test(ctx.callerSearch?.textOf(f) ?? ''));
+        if (testing) {
+          how = `which hands it to ${shortText(n.expression, 30)}(…), out of view, while ${relativeFile(ctx.cwd, testing)} tests for the SDK's errors`;
+        }
+      }
+    }
+    return undefined;
+  });
+  return how;
+}
+
+/** `instanceof APIError`, `instanceof OpenAI.APIError` (or OpenAIError), as a file's text spells it. */
+const SDK_ERROR_TEST = /instanceof\s+(?:[\w$]+\.)?(?:APIError|OpenAIError)\b/;
 
 /** The error classes a Chat stream's failure was an instance of, as a failed Responses stream's is not. */
 const SDK_ERRORS_CHAT_HAD = { loop: new Set(['APIError', 'OpenAIError']), helper: new Set(['APIError']) };
@@ -56,8 +103,12 @@ export function tellsSdkErrorsApart(handler: ts.CatchClause | ts.Expression, hel
   const param = ts.isCatchClause(handler) ? handler.variableDeclaration?.name : callback?.parameters[0]?.name;
   const body = ts.isCatchClause(handler) ? handler.block : callback?.body;
   if (!body) return false;
+  return testsSdkErrors(param && ts.isIdentifier(param) ? param.text : undefined, body, helper);
+}
+
+/** `body` tests a value for the SDK's error classes, or reads an APIError field of `caught`. */
+function testsSdkErrors(caught: string | undefined, body: ts.Node, helper: boolean): boolean {
   const classes = helper ? SDK_ERRORS_CHAT_HAD.helper : SDK_ERRORS_CHAT_HAD.loop;
-  const caught = param && ts.isIdentifier(param) ? param.text : undefined;
   let found = false;
   walk(body, (n) => {
     if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword) {
