@@ -59,6 +59,8 @@ export class TransformContext {
   private readonly index = new Map<string, Node[]>();
   /** Identifier-like nodes by name (what jscodeshift's find(j.Identifier, { name }) would visit). */
   private readonly identifiers = new Map<string, Node[]>();
+  /** Identifiers that name a member, not a binding: `x.name`, `OpenAI.Chat.Name`, `{ name: … }`. */
+  private readonly memberNames = new Set<Node>();
 
   constructor(readonly file: string, readonly text: string) {
     const { parser, j } = apiFor(file);
@@ -93,6 +95,9 @@ export class TransformContext {
         const list = this.index.get(key) ?? [];
         list.push(rec);
         this.index.set(key, list);
+        if ((rec.type === 'MemberExpression' || rec.type === 'OptionalMemberExpression') && !rec.computed) this.memberNames.add(rec.property as Node);
+        if (rec.type === 'TSQualifiedName') this.memberNames.add(rec.right as Node);
+        if ((rec.type === 'ObjectProperty' || rec.type === 'ClassProperty') && !rec.computed && !rec.shorthand) this.memberNames.add(rec.key as Node);
         if (IDENTIFIER_TYPES.has(rec.type) && typeof rec.name === 'string') {
           const named = this.identifiers.get(rec.name) ?? [];
           named.push(rec);
@@ -113,6 +118,11 @@ export class TransformContext {
    */
   identifiersNamed(name: string): readonly Node[] {
     return this.identifiers.get(name) ?? [];
+  }
+
+  /** The identifiers with this name that may refer to a binding (not a member's name). */
+  bindingsNamed(name: string): readonly Node[] {
+    return this.identifiersNamed(name).filter((n) => !this.memberNames.has(n));
   }
 
   /** The node with exactly this range (the outermost, or the first of the given types). */

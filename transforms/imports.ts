@@ -173,7 +173,7 @@ function isAliased(spec: Node): boolean {
 
 /** Is the identifier still referenced outside the import and outside the text being replaced? */
 function stillUsed(ctx: TransformContext, name: string, declaration: Node): boolean {
-  return ctx.identifiersNamed(name).some((n) => {
+  return ctx.bindingsNamed(name).some((n) => {
     if (n.start >= declaration.start && n.end <= declaration.end) return false;
     if (ctx.editor.touches(n.start, n.end)) return false; // renamed by another edit
     return true;
@@ -190,7 +190,7 @@ function sameModule(a: string, b: string): boolean {
  * its top: it is CommonJS (lib/runtime/placement.ts reads the same).
  */
 function isCommonJs(ctx: TransformContext, body: Node[]): boolean {
-  if (ctx.identifiersNamed('require').length > 0) return true;
+  if (ctx.bindingsNamed('require').length > 0) return true;
   return body.some((s) => {
     const e = s.type === 'ExpressionStatement' ? (s.expression as Node) : undefined;
     if (!e || e.type !== 'AssignmentExpression' || e.operator !== '=') return false;
