@@ -18,20 +18,41 @@ export interface SdkShim {
 
 const DECLARES_SDK = /declare\s+module\s+['"]openai['"]/;
 
-export function findSdkShims(declarations: readonly string[], layout: ProjectLayout): SdkShim[] {
-  const shims: SdkShim[] = [];
+/** The project's declaration files, each read once (unreadable ones left out). */
+export function readDeclarations(declarations: readonly string[]): { file: string; text: string }[] {
+  const out: { file: string; text: string }[] = [];
   for (const file of declarations) {
-    let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      out.push({ file, text: readFileSync(file, 'utf8') });
     } catch {
-      continue;
+      // unreadable: as if absent
     }
+  }
+  return out;
+}
+
+export function findSdkShims(declarations: readonly { file: string; text: string }[], layout: ProjectLayout): SdkShim[] {
+  const shims: SdkShim[] = [];
+  for (const { file, text } of declarations) {
     // a `responses` member declared (`responses: …`, `responses?: …`, `get responses()`)
     if (!DECLARES_SDK.test(text) || /\bresponses\s*(\?\s*)?[:(]/.test(text)) continue;
     shims.push({ file, dir: layout.packageFor(file)?.dir ?? path.dirname(file) });
   }
   return shims;
+}
+
+/**
+ * The type names the project's global declaration files (no import or export: a script, whose
+ * declarations are global) declare at their top (`interface ChatGptPrompt`, `type Answer`): the
+ * program's own types, though no import loads them (lib/scan/site.ts, ownShapeType).
+ */
+export function globalTypeNames(declarations: readonly { file: string; text: string }[]): Set<string> {
+  const names = new Set<string>();
+  for (const { text } of declarations) {
+    if (/^\s*(?:import|export)\s/m.test(text)) continue;
+    for (const m of text.matchAll(/^\s*(?:declare\s+)?(?:interface|type)\s+([A-Za-z_$][\w$]*)/gm)) names.add(m[1]);
+  }
+  return names;
 }
 
 /** The shim that types `file`, if any. */

@@ -90,6 +90,8 @@ export function calledName(fn: FollowedFunction): ts.Identifier | ts.PrivateIden
  */
 export function returnCallers(fn: FollowedFunction, outer: ts.Node, ctx: ScanContext, hops: number, sameReturn: (r: ts.Expression) => boolean): { calls: ts.CallExpression[]; promise?: true } | { stop: string } {
   if (hops >= MAX_HOPS) return { stop: `return: more than ${MAX_HOPS} functions deep (${locationOf(ctx, fn)})` };
+  const overload = overloadSignature(fn);
+  if (overload) return { stop: `return: ${calledName(fn)?.text ?? 'the function'} has overload signatures (${locationOf(ctx, overload)}), whose Chat types the rewrite does not retype` };
   const other = returnExpressions(fn).find((r) => !sameReturn(r));
   if (other) return { stop: `return: the function also returns ${shortText(other, 40)} (${locationOf(ctx, other)})` };
   // `p.then((r) => r.choices[0].message)`: what the callback returns, the `.then()` promise gives
@@ -98,6 +100,14 @@ export function returnCallers(fn: FollowedFunction, outer: ts.Node, ctx: ScanCon
   if (then) return { calls: [then], promise: true };
   const callers = callersOf(fn, ctx, ctx.callerSearch);
   return 'stop' in callers ? { stop: `return: ${callers.stop}` } : callers;
+}
+
+/** An overload signature of a function declaration or method (a sibling of its name with no body). */
+function overloadSignature(fn: FollowedFunction): ts.Node | undefined {
+  if (!(ts.isFunctionDeclaration(fn) || ts.isMethodDeclaration(fn)) || !fn.name) return undefined;
+  const name = fn.name.getText();
+  const siblings: readonly ts.Node[] = ts.isFunctionDeclaration(fn) ? (fn.parent as ts.Block | ts.SourceFile).statements ?? [] : (fn.parent as ts.ClassLikeDeclaration).members;
+  return siblings.find((n) => n !== fn && (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n)) && !n.body && n.name?.getText() === name);
 }
 
 /** The `.then(fn, …)` call `fn` is the fulfilment callback of, or undefined. */

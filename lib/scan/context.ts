@@ -41,6 +41,8 @@ export interface ScanContext extends BindingScope {
   doubles: Set<string>;
   /** The project's own declarations of the SDK without `responses` (lib/project/sdk-shims.ts). */
   sdkShims: readonly SdkShim[];
+  /** Type names the project's global declaration files declare (globalTypeNames); absent in unit tests. */
+  globalTypes?: ReadonlySet<string>;
   /** The files this pass looks for sites in (absolute, normalised); absent in unit tests. */
   analysedFiles?: ReadonlySet<string>;
   /** W-EDGE: the published package whose public entry points reach a file, if one does. */

@@ -30,7 +30,7 @@ import { invocationsOf } from './indirect.js';
 import { resourceCalls, type ResourceCalls } from './resource-calls.js';
 import { createCallerSearch } from './caller-search.js';
 import { groupDoubles } from './group-doubles.js';
-import { findSdkShims, shimFor, type SdkShim } from '../project/sdk-shims.js';
+import { findSdkShims, globalTypeNames, readDeclarations, shimFor, type SdkShim } from '../project/sdk-shims.js';
 import type { FollowSearch } from './callers.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
 import { PARSE_NOTE, REASONING_INCLUDE, REPLAY_NOTE, REPLAY_PLAIN_NOTE, REPLAY_STORED_NOTE } from '../rules/results.js';
@@ -91,6 +91,8 @@ interface Searches extends Injection {
   follow: FollowSearch;
   /** The project's own declarations of the SDK without `responses`, read once per run. */
   sdkShims: SdkShim[];
+  /** Type names the project's global declaration files declare. */
+  globalTypes: ReadonlySet<string>;
 }
 
 /** A class that extends another (`class X extends Y`, also `extends Mixin([A, B])`). */
@@ -135,7 +137,8 @@ export function scan(input: ScanInput): ScanResult {
   const injected: Injection = { callers: new CallerSearch(), published: new PublishedPackages(layout, modules, readRunText) };
   let project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
   const follow = createCallerSearch({ files: input.files ?? sitePaths, components: input.components ?? [], read: readRunText, layout, roots: input.roots ?? [input.cwd], cwd: input.cwd });
-  const searches: Searches = { ...injected, follow, sdkShims: findSdkShims(input.declarations ?? [], layout) };
+  const declarations = readDeclarations(input.declarations ?? []);
+  const searches: Searches = { ...injected, follow, sdkShims: findSdkShims(declarations, layout), globalTypes: globalTypeNames(declarations) };
   let pass = analyseFiles(sitePaths, project, modules, input, searches);
 
   const subclassFiles = subclassCandidates(pass.fieldOwners, candidates.filter((c) => !siteSet.has(path.normalize(c.path))));
@@ -317,6 +320,7 @@ function analyseFiles(files: string[], project: ScanProject, modules: ModuleReso
     callers: searches.callers,
     publishedBy: (file) => searches.published.publishedBy(file),
     sdkShims: searches.sdkShims,
+    globalTypes: searches.globalTypes,
   };
   const resolver = new ProviderResolver(ctx);
   const errors: FileError[] = [];

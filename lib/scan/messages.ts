@@ -9,7 +9,7 @@ import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
 import { isChatCompletionsCall } from './find-sites.js';
 import { OUTSIDE_TRY, awaitedLater, beforeRejection, enclosingTry, helperStreamThrowPath, isHelperStreamCall, otherThrows, rejectionPath, sdkPromiseMethodDownstream, startsStatementAfterUnterminated } from './throw-path.js';
-import { isErrorType, isSimpleRole, SIMPLE_ROLES, isStringTyped, messageElementsAreSimple, namesChatMessageType, typeIsString } from './types.js';
+import { chatMethodTypeQuery, isErrorType, isSimpleRole, SIMPLE_ROLES, isStringTyped, messageElementsAreSimple, namesChatMessageType, typeIsString } from './types.js';
 
 export interface MessagesFacts {
   /** The leading system/developer message may be hoisted (M-SYSTEM conditions about the array). */
@@ -229,6 +229,11 @@ export class MessagesAnalyzer {
 
   private retypeAll(types: readonly (ts.TypeNode | undefined)[]): void {
     for (const type of types) {
+      const derived = type && chatMethodTypeQuery(this.ctx.checker, type);
+      if (derived) {
+        this.site.reason('messages-not-local', `typed by ${shortText(derived, 40)}, the Chat method's own type (${locationOf(this.ctx, derived)})`);
+        return;
+      }
       if (!type || !namesChatMessageType(this.ctx.checker, type)) continue;
       const element = elementTypeOf(type);
       if (!element) {

@@ -174,6 +174,8 @@ export class ResultAnalyzer {
     if (ts.isAwaitExpression(parent)) {
       const target = this.assignedVariable(parent);
       if (target) {
+        // `let c: ChatCompletion; … c = await create(…)`: its annotation is the value's (H-TYPES)
+        if (this.annotationEscapes(target.type, part)) return;
         this.judgeInitialValue(target, part.shape);
         // `r = await …` on a local `let r`: the reads of r are this site's reads too (O-BIND)
         this.site.share('result', target);

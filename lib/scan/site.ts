@@ -1,4 +1,5 @@
 /** What the analysis learns about one call site while it runs: kinds, reasons, notes, edits. */
+import path from 'node:path';
 import { ownEntry } from '../rules/lookup.js';
 import type { Kind } from '../options.js';
 import type { Edit } from '../plan.js';
@@ -98,7 +99,7 @@ export class SiteAnalysis {
    */
   retypeAnnotation(type: ts.TypeNode | undefined, code: 'result-escapes' | 'stream-handoff', ctx: ScanContext): 'ok' | 'escape' {
     if (!type) return 'ok';
-    const own = ownShapeType(ctx.checker, type);
+    const own = ownShapeType(ctx.checker, type, (name) => Boolean(ctx.globalTypes?.has(name)));
     if (own) {
       this.reason(code, `type: ${shortText(own, 40)} is the program's own type for the Chat value (${locationOf(ctx, own)})`);
       return 'escape';
@@ -114,7 +115,7 @@ export class SiteAnalysis {
    * (`params-not-local:<what>: typed …`); true when it did.
    */
   keepsOwnParamsType(type: ts.TypeNode, what: string, ctx: ScanContext): boolean {
-    const own = ownShapeType(ctx.checker, type);
+    const own = ownShapeType(ctx.checker, type, (name) => Boolean(ctx.globalTypes?.has(name)));
     if (own) this.reason('params-not-local', `${what}: typed ${shortText(own, 40)}, the program's own type (${locationOf(ctx, own)})`);
     return Boolean(own);
   }
@@ -175,14 +176,29 @@ export function typeReferences(type: ts.TypeNode): ts.TypeReferenceNode[] {
  * annotation, outside the type arguments of a Chat type (`ParsedChatCompletion<Answer>`: the parsed
  * type is the program's own on both sides). Type parameters and library types pass.
  */
-function ownShapeType(checker: ts.TypeChecker, type: ts.TypeNode): ts.TypeNode | undefined {
+/**
+ * A file of the project's own: a source file, or a declaration file outside node_modules (a global
+ * `interface ChatGptPrompt` in src/types/prompt.d.ts: probe of TypeScript-heavy code), not a
+ * compiler lib file.
+ */
+function declaredByProject(sf: ts.SourceFile): boolean {
+  if (isProjectFile(sf)) return true;
+  return path.isAbsolute(sf.fileName) && !sf.fileName.includes('/node_modules/') && !/(^|\/)lib\.[\w.]+\.d\.ts$/.test(sf.fileName);
+}
+
+function ownShapeType(checker: ts.TypeChecker, type: ts.TypeNode, globalOfProject: (name: string) => boolean = () => false): ts.TypeNode | undefined {
   let found: ts.TypeNode | undefined;
   const visit = (n: ts.Node): boolean => {
     if (ts.isTypeLiteralNode(n) || ts.isMappedTypeNode(n)) found = n;
+    // `Parameters<typeof openai.chat.completions.create>[0]`, `Awaited<ReturnType<typeof …>>`: the
+    // Chat method's own types, which no rewrite of the call retypes (probe of TypeScript-heavy code)
+    else if (ts.isTypeQueryNode(n) && /\bcompletions\.(?:create|parse|stream)$/.test(n.exprName.getText().replace(/\s+/g, ''))) found = n;
     else if (ts.isTypeReferenceNode(n)) {
       if (responsesTypeOf(n)) return false;
       const decl = symbolOf(checker, ts.isIdentifier(n.typeName) ? n.typeName : n.typeName.right)?.declarations?.[0];
-      if (decl && !ts.isTypeParameterDeclaration(decl) && isProjectFile(decl.getSourceFile())) found = n;
+      // a name the program does not resolve, declared by a global .d.ts of the project that no
+      // import loads (`interface ChatGptPrompt` in src/types/prompt.d.ts)
+      if (decl ? !ts.isTypeParameterDeclaration(decl) && declaredByProject(decl.getSourceFile()) : globalOfProject(ts.isIdentifier(n.typeName) ? n.typeName.text : '')) found = n;
     }
     return !found;
   };

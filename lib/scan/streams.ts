@@ -103,6 +103,7 @@ export class StreamAnalyzer {
     const parent = outer.parent;
     if (ts.isAwaitExpression(parent)) return this.stream(parent);
     if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
+      if (parent.type && this.site.retypeAnnotation(parent.type, 'stream-handoff', this.ctx) === 'escape') return;
       for (const ref of this.references(parent.name)) this.raw(ref);
       return;
     }
@@ -126,6 +127,8 @@ export class StreamAnalyzer {
     const parent = outer.parent;
     if (ts.isForOfStatement(parent) && parent.expression === outer && parent.awaitModifier) return this.loop(parent);
     if (ts.isVariableDeclaration(parent) && parent.initializer === outer && ts.isIdentifier(parent.name)) {
+      // `const stream: Stream<ChatCompletionChunk> = await create(…)`: retyped with the value (H-TYPES)
+      if (parent.type && this.site.retypeAnnotation(parent.type, 'stream-handoff', this.ctx) === 'escape') return;
       for (const ref of this.references(parent.name)) this.stream(ref);
       return;
     }

@@ -84,6 +84,27 @@ export function namesChatMessageType(checker: ts.TypeChecker, node: ts.TypeNode,
 }
 
 /**
+ * A type derived from the Chat method itself (`Parameters<typeof openai.chat.completions.create>[0]
+ * ["messages"][number]`), written here or through an alias: no retype of its name fits it to the
+ * Responses call (probe of TypeScript-heavy code). The TypeQuery node, or undefined.
+ */
+export function chatMethodTypeQuery(checker: ts.TypeChecker, node: ts.TypeNode, depth = 0): ts.TypeQueryNode | undefined {
+  let found: ts.TypeQueryNode | undefined;
+  const visit = (n: ts.Node): void => {
+    if (found) return;
+    if (ts.isTypeQueryNode(n) && /\bcompletions\.(?:create|parse|stream)$/.test(n.exprName.getText().replace(/\s+/g, ''))) found = n;
+    else if (ts.isTypeReferenceNode(n) && depth < 4) {
+      const declared = checker.getSymbolAtLocation(ts.isQualifiedName(n.typeName) ? n.typeName.right : n.typeName)?.declarations?.[0];
+      const decl = declared && (aliasTarget(checker, declared) ?? declared);
+      if (decl && ts.isTypeAliasDeclaration(decl) && !decl.getSourceFile().isDeclarationFile) found = chatMethodTypeQuery(checker, decl.type, depth + 1);
+    }
+    if (!found) ts.forEachChild(n, visit);
+  };
+  visit(node);
+  return found;
+}
+
+/**
  * Can every element of this message array be passed to `input` unchanged? Proof is a declared
  * element type of simple roles with string content (M-INPUT); a Chat message type is not proof.
  */
