@@ -159,6 +159,10 @@ export function bindingOfDeclaration(scope: BindingScope, decl: ts.Declaration, 
       const key = propertyNameText(decl.propertyName ?? (ts.isIdentifier(decl.name) ? decl.name : undefined));
       if (source?.kind === 'unresolved') return source;
       if (source?.kind === 'module' && key) return { kind: 'export', module: source.module, name: key, node: decl };
+      // `import pkg from 'openai'; const { OpenAI } = pkg` (v3: `{ Configuration, OpenAIApi }`), as `pkg.OpenAI` is
+      if (source?.kind === 'export' && source.module === 'openai' && (source.name === 'default' || source.name === 'OpenAI') && key) {
+        return { kind: 'export', module: source.module, name: key, node: decl };
+      }
     }
     return undefined;
   }

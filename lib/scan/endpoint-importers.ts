@@ -48,7 +48,11 @@ export function importersOf(
   modules: ReadonlySet<string>, files: readonly string[], skip: ReadonlySet<string>, resolver: ModuleResolver, texts: ReadonlyMap<string, string>,
   exportNames?: readonly string[],
 ): string[] {
-  const names = [...new Set([...modules].map((m) => path.basename(m).replace(/\.[^.]+$/, '')))];
+  // a folder's index module is imported by the folder's name (`'../constants'`, `'@/constants'`)
+  const names = [...new Set([...modules].flatMap((m) => {
+    const base = path.basename(m).replace(/\.[^.]+$/, '');
+    return base === 'index' ? [base, path.basename(path.dirname(m))] : [base];
+  }))];
   const mention = exportNames
     ? new RegExp(`(?<![\\w$])(${exportNames.map(escapeRegExp).join('|')})(?![\\w$])`)
     : new RegExp(`['"\`][^'"\`\\n]*\\b(${names.map(escapeRegExp).join('|')})(\\.[a-z]+)?['"\`]`);
