@@ -11,7 +11,7 @@ import {
 import { aliasTarget, bindingOfExpression, declarationOf, sdkClassOf, type BindingScope } from './bindings.js';
 import { requiredExports } from './commonjs.js';
 import { TEST_FILE } from './writes.js';
-import { httpCall, type HttpSite } from './http.js';
+import { httpCall, isRequestMock, type HttpSite } from './http.js';
 
 export const SDK_METHODS = new Set(['create', 'parse', 'stream', 'runTools', 'runFunctions']);
 
@@ -77,6 +77,7 @@ export function findSites(sf: ts.SourceFile, scope: BindingScope, endpointImport
         if (v3) sites.push(v3);
       }
       if (mayHaveSdk && isMockCall(node)) mocks.push(node);
+      if (mayHaveHttp && isRequestMock(node, scope)) mocks.push(node);
     }
     if (mayHaveSdk && ts.isObjectLiteralExpression(node) && isChatDouble(node)) mocks.push(node);
     if (mayHaveSdk && ts.isBindingElement(node)) {
@@ -348,8 +349,10 @@ function destructuredMethod(element: ts.BindingElement): FoundSite | undefined {
  * the client that imitates chat.completions, which a migrated subject no longer calls.
  */
 function isChatDouble(obj: ts.ObjectLiteralExpression): boolean {
-  const completions = obj.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && propertyNameText(p.name) === 'completions');
-  const resource = completions && unwrap(completions.initializer);
+  const completions = obj.properties.find((p) => (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && propertyNameText(p.name) === 'completions');
+  let resource: ts.Expression | undefined = completions && (ts.isPropertyAssignment(completions) ? unwrap(completions.initializer) : (completions as ts.ShorthandPropertyAssignment).name);
+  // `const completions = { create: vi.fn() }; … { chat: { completions } }`: a const of the same file
+  if (resource && ts.isIdentifier(resource)) resource = constObjectOf(obj.getSourceFile(), resource.text);
   if (!resource || !ts.isObjectLiteralExpression(resource)) return false;
   if (!resource.properties.some((p) => ['create', 'parse', 'stream'].includes(p.name ? propertyNameText(p.name) ?? '' : ''))) return false;
   const file = obj.getSourceFile().fileName;
@@ -360,6 +363,17 @@ function isChatDouble(obj: ts.ObjectLiteralExpression): boolean {
   return false;
 }
 
+/** The object literal a top-level `const name = { … }` of the file holds. */
+function constObjectOf(sf: ts.SourceFile, name: string): ts.ObjectLiteralExpression | undefined {
+  for (const st of sf.statements) {
+    if (!ts.isVariableStatement(st) || !(st.declarationList.flags & ts.NodeFlags.Const)) continue;
+    for (const d of st.declarationList.declarations) {
+      if (ts.isIdentifier(d.name) && d.name.text === name && d.initializer && ts.isObjectLiteralExpression(unwrap(d.initializer))) return unwrap(d.initializer) as ts.ObjectLiteralExpression;
+    }
+  }
+  return undefined;
+}
+
 /** Besides the test runners' names (writes.ts TEST_FILE): a mocks/ folder, a module named test or spec. */
 const MOCK_MODULE = /(?:^|[\\/])(?:mocks?[\\/]|(?:test|spec)\.[cm]?[jt]sx?$)/;
 const MOCKING_CALL = /^(?:vi|jest)\.(?:do)?[mM]ock$|\.mock(?:Implementation|ReturnValue|ResolvedValue)(?:Once)?$/;
@@ -367,7 +381,8 @@ const MOCKING_CALL = /^(?:vi|jest)\.(?:do)?[mM]ock$|\.mock(?:Implementation|Retu
 function isMockCall(node: ts.Node): boolean {
   if (!ts.isCallExpression(node)) return false;
   const callee = node.expression;
-  if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'spyOn') return false;
+  // `vi.spyOn(client.chat.completions, 'create')`, sinon's `stub(…)` / `sinon.replace(…)`
+  if (!ts.isPropertyAccessExpression(callee) || !['spyOn', 'stub', 'replace'].includes(callee.name.text)) return false;
   const target = node.arguments[0];
   return Boolean(target && isAccess(unwrap(target)) && accessName(unwrap(target) as ts.PropertyAccessExpression) === 'completions');
 }

@@ -691,6 +691,22 @@ export function httpCall(call: ts.CallExpression, bindings: BindingScope): HttpS
   return wrapperCall(call, scope) ?? namedSender(call, scope) ?? descriptorCall(call, scope);
 }
 
+/** Request-mocking packages: their `post('…/chat/completions', …)` fakes the API for a test (N04). */
+const REQUEST_MOCKS: ReadonlySet<string> = new Set(['nock', 'msw', 'fetch-mock', 'jest-fetch-mock', 'vitest-fetch-mock', 'undici-mock', 'axios-mock-adapter']);
+
+/**
+ * A test's fake of the endpoint (`nock('https://api.openai.com').post('/v1/chat/completions')`,
+ * msw's `http.post('https://api.openai.com/v1/chat/completions', …)`): no site, but a double of
+ * the Chat API that a migrated subject no longer calls (a `test-mock` notice).
+ */
+export function isRequestMock(call: ts.CallExpression, bindings: BindingScope): boolean {
+  const scope: Scope = { checker: bindings.checker, bindings, depth: 0 };
+  const module = moduleBehind(call.expression, scope, 0);
+  if (!module || !REQUEST_MOCKS.has(module)) return false;
+  const url = call.arguments[0] && argumentUrl(call.arguments[0], scope);
+  return Boolean(url && endsWithChat(url));
+}
+
 // ---- local wrappers ------------------------------------------------------------------------------
 
 /** How many wrappers deep a URL given to a project function is followed (a wrapper of a wrapper…). */
