@@ -455,6 +455,17 @@ export class ResultAnalyzer {
     // a finish_reason read is rewritten as a whole condition (O-FINISH), a replayed message as a
     // whole argument (M-REPLAY): never as a chain
     const replay = (shape === 'message' || shape === 'choice') && this.isHistoryPush(outer);
+    // `if (r && r.choices && …)` whose `r.choices` becomes `r`: only its truth matters, and the
+    // repeated operand goes (`r && …`) where a reviewer would stop at `r && r && …`
+    const whole = climbWrappers(outer);
+    const and = whole.parent;
+    if (changed && !chain.links.length && chain.rootText === undefined && ts.isIdentifier(chain.root) && ts.isBinaryExpression(and) &&
+      and.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && and.right === whole && ts.isIdentifier(unwrap(and.left)) &&
+      (unwrap(and.left) as ts.Identifier).text === chain.root.text && whole === outer && isTruthTest(outer)) {
+      const left = this.site.range(and.left);
+      this.site.edit({ op: 'replace', rule: ruleOf(shape), file: left.file, start: left.end, end: this.site.range(whole).end, text: '' });
+      return;
+    }
     if (changed && shape !== 'finish-reason' && !replay) {
       const root = this.site.range(chain.root);
       const appendLength = shape === 'tool-calls' && this.truthOnly(outer);
