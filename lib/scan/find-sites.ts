@@ -269,10 +269,37 @@ function indirectUse(access: ts.PropertyAccessExpression | ts.ElementAccessExpre
     return 'mock'; // create.mockResolvedValue(…), create.mock.calls…
   }
   if (ts.isVariableDeclaration(parent) && parent.initializer === outer) {
+    // `const mockCreate = mockInstance.chat.completions.create; mockCreate.mockRejectedValueOnce(…)`
+    if (ts.isIdentifier(parent.name) && onlyMocked(parent.name)) return 'mock';
     return site(access, 'the method is detached from its client');
   }
   if (ts.isTypeOfExpression(parent)) return undefined; // feature detection (N06)
   return 'mock'; // expect(create), vi.mocked(create)…
+}
+
+/**
+ * A name whose every use in its file is a mock's (`name.mockResolvedValue(…)`, `name.mock.calls`,
+ * `expect(name)`), in a test or mock module: a test's handle on a mocked method (N04), not a call.
+ */
+function onlyMocked(name: ts.Identifier): boolean {
+  const sf = name.getSourceFile();
+  if (!TEST_FILE.test(sf.fileName) && !MOCK_MODULE.test(sf.fileName)) return false;
+  let uses = 0;
+  let other = false;
+  walk(sf, (n) => {
+    if (other || !ts.isIdentifier(n) || n === name || n.text !== name.text) return undefined;
+    uses++;
+    const p = n.parent;
+    if (isAccess(p) && p.expression === n && /^mock/.test(accessName(p) ?? '')) return undefined;
+    if (ts.isCallExpression(p) && p.arguments.includes(n)) {
+      const callee = unwrap(p.expression);
+      const called = isAccess(callee) ? accessName(callee) : ts.isIdentifier(callee) ? callee.text : undefined;
+      if (called && OBSERVERS.test(called)) return undefined;
+    }
+    other = true;
+    return undefined;
+  });
+  return uses > 0 && !other;
 }
 
 /** Calls that only observe a value: test doubles and assertions (`vi.spyOn(x, 'create')`, `expect(x)`). */
