@@ -29,7 +29,7 @@ import { siteId } from './site-id.js';
 import { invocationsOf } from './indirect.js';
 import { resourceCalls, type ResourceCalls } from './resource-calls.js';
 import { createCallerSearch } from './caller-search.js';
-import { groupDoubles } from './group-doubles.js';
+import { groupDoubles, migratedFiles, testsAMigratedModule } from './group-doubles.js';
 import { findSdkShims, globalTypeNames, readDeclarations, shimFor, type SdkShim } from '../project/sdk-shims.js';
 import type { FollowSearch } from './callers.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
@@ -207,7 +207,9 @@ export function scan(input: ScanInput): ScanResult {
   const plans = decide(analysed, input);
   const anyMigrated = plans.some((p) => p.sites.some((s) => s.record.status === 'migrated'));
   // doubles of the SDK, and doubles of a migrated group's own modules (group-doubles.ts)
-  const doubled = anyMigrated ? [...new Set([...mockFiles, ...groupDoubles(plans, input.files ?? [], readRunText, modules, input.cwd)])] : [];
+  const migrated = migratedFiles(plans, input.cwd);
+  const sdkDoubles = mockFiles.filter((file) => testsAMigratedModule(file, migrated, readRunText, modules));
+  const doubled = anyMigrated ? [...new Set([...sdkDoubles, ...groupDoubles(migrated, input.files ?? [], readRunText, modules)])] : [];
   const notices: Notice[] = doubled.map((file) => ({ file: relativeFile(input.cwd, file), code: 'test-mock', message: reasonMessage('test-mock') }));
   const warnings: string[] = [];
   if (project.degraded) warnings.push(project.degraded);
