@@ -2,7 +2,7 @@
  * Message analysis (docs/migration-spec.md §3, M- rules): can the `messages` value become `input`, what
  * must change shape, and may its leading system message be hoisted into `instructions`?
  */
-import { ts, isEmptinessTest, isFunctionLike, isInside, isTypeAssertion, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers, isJavaScriptFile, isConsoleArgument, isConstDeclaration, returnExpressions } from './ast.js';
+import { ts, walk, isEmptinessTest, isFunctionLike, isInside, isTypeAssertion, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers, isJavaScriptFile, isConsoleArgument, isConstDeclaration, returnExpressions } from './ast.js';
 import { declarationOf } from './bindings.js';
 import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
@@ -333,6 +333,8 @@ export class MessagesAnalyzer {
     } else if (convert && this.ctx.runtimeConversion) {
       this.converted = true;
       this.hasItems = true; // the converted value may hold function calls and outputs (M-TYPES)
+      // K-TOOLS: a Chat answer replayed (it may carry tool_calls) or tool turns built here
+      if (carriesToolTurns(this.ctx.checker, e)) this.site.kinds.add('tool-using');
       this.site.edit({ op: 'convert-messages', rule: 'M-CONTENT-UNTYPED', ...this.site.range(convert.value), element: convert.element, module: '', moduleFile: '' });
     } else {
       this.site.reason('messages-not-local');
@@ -599,6 +601,26 @@ function loggedIn(node: ts.Node): boolean {
  * `completion.choices[0].message` (or a local alias of it) pushed into a history: a replay of the
  * assistant turn (M-REPLAY), rewritten by the results analysis.
  */
+/**
+ * A messages value that replays a Chat answer (`choices[0].message`, which may carry tool_calls)
+ * or builds tool turns (`{ role: 'tool', tool_call_id, … }`, an assistant turn's `tool_calls`):
+ * its request uses tools, whatever its own params say (K-TOOLS; probe of Next.js apps: such a
+ * follow-up call was `simple`, so --only simple migrated it).
+ */
+function carriesToolTurns(checker: ts.TypeChecker, value: ts.Expression): boolean {
+  if (isReplayRead(checker, value)) return true;
+  let found = false;
+  walk(value, (n) => {
+    if (found) return false;
+    if (ts.isObjectLiteralExpression(n)) {
+      const role = stringValue(propertyValue(findKey(n, 'role')));
+      if (role === 'tool' || findKey(n, 'tool_call_id') || findKey(n, 'tool_calls')) found = true;
+    }
+    return undefined;
+  });
+  return found;
+}
+
 export function isReplayRead(checker: ts.TypeChecker, expression: ts.Expression, depth = 0): boolean {
   const e = unwrap(expression);
   if (ts.isIdentifier(e) && depth < 3) {

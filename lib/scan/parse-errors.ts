@@ -17,7 +17,11 @@ import { enclosingTry, handlerOn } from './throw-path.js';
 
 /** The parse-error-semantics detail when a throw of the parse() call `call` is caught in view. */
 export function parseErrorCatcher(call: ts.CallExpression, ctx: ScanContext): string | undefined {
-  const found = catcherOf(call, ctx, 0, new Set());
+  const stops: string[] = [];
+  const found = catcherOf(call, ctx, 0, new Set(), stops);
+  // callers in view that the search cannot follow (a default export, a use other than a call):
+  // one of them may catch it (probe of Next.js apps: a default-exported helper's route did)
+  if (!found && stops.length) return `what parse() threw on a cut-off or filtered answer reaches callers the tool cannot follow (${stops[0]})`;
   if (!found) return undefined;
   const through = found.through.length ? `, through ${found.through.join(' and ')}` : '';
   return `${found.catcher} took what parse() threw on a cut-off or filtered answer${through}`;
@@ -121,7 +125,14 @@ function testsSdkErrors(caught: string | undefined, body: ts.Node, helper: boole
   return found;
 }
 
-function catcherOf(rejecting: ts.Node, ctx: ScanContext, hops: number, seen: Set<ts.Node>): Catcher | undefined {
+/**
+ * Stops with no caller in view (a framework's, another package's, the browser's): as before, an
+ * uncaught throw keeps the H-PARSE note. Any other stop has callers in view that cannot be
+ * followed, and parseErrorCatcher reports it.
+ */
+const NOBODY_IN_VIEW = /has no caller in view|is decorated: a framework may call it|is a server action|exported from a published package|outside the paths given/;
+
+function catcherOf(rejecting: ts.Node, ctx: ScanContext, hops: number, seen: Set<ts.Node>, stops?: string[]): Catcher | undefined {
   const handler = ts.isExpression(rejecting) ? rejectionHandler(rejecting) : undefined;
   if (handler) {
     if (ts.isSourceFile(enclosingScope(handler.link)) && isLastResort(handler.onRejected)) return undefined;
@@ -137,9 +148,12 @@ function catcherOf(rejecting: ts.Node, ctx: ScanContext, hops: number, seen: Set
   if (!isFollowedFunction(fn) || seen.has(fn) || hops >= MAX_HOPS) return undefined;
   seen.add(fn);
   const callers = callersOf(fn, ctx, ctx.callerSearch);
-  if ('stop' in callers) return undefined;
+  if ('stop' in callers) {
+    if (!NOBODY_IN_VIEW.test(callers.stop)) stops?.push(callers.stop);
+    return undefined;
+  }
   for (const caller of callers.calls) {
-    const found = catcherOf(caller, ctx, hops + 1, seen);
+    const found = catcherOf(caller, ctx, hops + 1, seen, stops);
     if (found) return { ...found, through: [describeFunction(ctx, fn), ...found.through] };
   }
   return undefined;
