@@ -327,6 +327,18 @@ globalThis.fetch = deny;\n`);
     assert.equal(readFileSync(path.join(dir, 'a.ts'), 'utf8'), MIGRATED);
   });
 
+  it('a marker that names a file is recognised on a re-run from another directory (probe of Next.js apps)', async () => {
+    const dir = tree({
+      'web/package.json': '{ "private": true }',
+      'web/src/route.ts': `import OpenAI from 'openai';\nconst client = new OpenAI();\nexport const saved: unknown[] = [];\nexport async function ask(q: string) {\n  ${call()}\n  saved.push(r.choices[0].message);\n}\n`,
+    });
+    await run(defaultOptions({ paths: ['web'], cwd: dir, force: true, format: 'json' }));
+    const once = readFileSync(path.join(dir, 'web/src/route.ts'), 'utf8');
+    assert.match(once, /TODO\(migrate-responses\): result-escapes: .*\(web\/src\/route\.ts\)/);
+    await run(defaultOptions({ paths: ['.'], cwd: path.join(dir, 'web'), force: true, format: 'json' }));
+    assert.equal(readFileSync(path.join(dir, 'web/src/route.ts'), 'utf8'), once);
+  });
+
   it('markers are sanitised: no newline, no comment terminator', () => {
     const text = markerText({ code: 'opaque-spread', detail: 'x', message: 'Spread ...(a /* b */\n && c) may inject Chat-only keys.' });
     assert.equal(text, '// TODO(migrate-responses): opaque-spread: Spread ...(a /* b * / && c) may inject Chat-only keys.');

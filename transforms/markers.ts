@@ -25,7 +25,8 @@ export function insertMarkers(ctx: TransformContext, statementStart: number, rea
   const lineStart = editor.lineStart(statementStart);
   const indent = editor.indentAt(statementStart);
   const above = precedingLines(ctx.text, lineStart, reasons.length + 4);
-  const lines = reasons.map(markerText).filter((m) => !above.some((l) => l.trim() === m));
+  const present = new Set(above.map(markerKey));
+  const lines = reasons.map(markerText).filter((m) => !present.has(markerKey(m)));
   if (!lines.length) return;
   const eol = editor.eol;
   if (indent !== undefined) {
@@ -35,6 +36,14 @@ export function insertMarkers(ctx: TransformContext, statementStart: number, rea
     const lineIndent = /^[ \t]*/.exec(ctx.text.slice(lineStart))![0];
     editor.insert(statementStart, `${eol}${lines.map((l) => `${lineIndent}${l}${eol}`).join('')}${lineIndent}`);
   }
+}
+
+/**
+ * A marker as a re-run compares it: its files by name alone, since their paths are relative to the
+ * directory the tool ran in (a run from the package after one from the repository's top).
+ */
+function markerKey(line: string): string {
+  return line.trim().replace(/(?:[\w.@-]+\/)+([\w.@-]+\.[cm]?[jt]sx?)/g, '$1');
 }
 
 function precedingLines(text: string, lineStart: number, count: number): string[] {
