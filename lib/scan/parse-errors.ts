@@ -145,6 +145,12 @@ function catcherOf(rejecting: ts.Node, ctx: ScanContext, hops: number, seen: Set
   }
   // the error leaves the function: whoever calls it gets it
   const fn = enclosingScope(rejecting);
+  // `await Promise.all(items.map(async (x) => …))`: the callback's rejection is Promise.all's
+  const all = fn && isFollowedFunction(fn) ? promiseAllOfCallback(fn) : undefined;
+  if (all && !seen.has(fn) && hops < MAX_HOPS) {
+    seen.add(fn);
+    return catcherOf(all, ctx, hops + 1, seen, stops);
+  }
   if (!isFollowedFunction(fn) || seen.has(fn) || hops >= MAX_HOPS) return undefined;
   seen.add(fn);
   const callers = callersOf(fn, ctx, ctx.callerSearch);
@@ -157,6 +163,17 @@ function catcherOf(rejecting: ts.Node, ctx: ScanContext, hops: number, seen: Set
     if (found) return { ...found, through: [describeFunction(ctx, fn), ...found.through] };
   }
   return undefined;
+}
+
+/** The `Promise.all(xs.map(fn))` call an arrow or function expression is the mapped callback of. */
+function promiseAllOfCallback(fn: ts.Node): ts.CallExpression | undefined {
+  if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return undefined;
+  const map = fn.parent;
+  if (!ts.isCallExpression(map) || map.arguments[0] !== fn || !ts.isPropertyAccessExpression(map.expression) || map.expression.name.text !== 'map') return undefined;
+  let outer: ts.Node = map;
+  while (ts.isParenthesizedExpression(outer.parent)) outer = outer.parent;
+  const all = outer.parent;
+  return ts.isCallExpression(all) && all.arguments[0] === outer && all.expression.getText().replace(/\s+/g, '') === 'Promise.all' ? all : undefined;
 }
 
 /** `.catch(h)` or `.then(f, h)` on the promise, past any `.finally(f)` (which passes a rejection on). */
