@@ -863,8 +863,9 @@ function namedSender(call: ts.CallExpression, scope: Scope): HttpSite | undefine
   if (call.arguments.some((a) => isHandler(a, scope.checker))) return undefined;
   const module = moduleBehind(call.expression, scope, 0);
   if (module && NOT_SENDERS.has(module)) return undefined;
-  const url = argumentUrl(call.arguments[0], scope);
-  if (!url || !endsWithChat(url)) return undefined;
+  // the URL first, or its path among the later arguments (`request('POST', '/v1/chat/completions', host)`)
+  const url = call.arguments.map((a) => argumentUrl(a, scope)).find((u) => u && endsWithChat(u));
+  if (!url) return undefined;
   const token = nameToken(call.expression);
   return site(call, token, url, `${shortText(unwrap(call.expression), 30)}(…), a request by its name`, requestBody(call, scope, false));
 }

@@ -7,7 +7,7 @@ import { KINDS, type Kind } from '../options.js';
 import type { ConvertEdit, CreatedFile, Edit, FilePlan, SitePlan } from '../plan.js';
 import type { FileError, Note, Notice, Provider, SiteRecord, SiteStatus } from '../report/model.js';
 import { reasonMessage } from '../rules/reasons.js';
-import { ts, positionOf, enclosingStatement, startOf, propertyNameText, propertyValue, stringValue, literalValue, unwrap } from './ast.js';
+import { ts, isJavaScriptFile, positionOf, enclosingStatement, startOf, propertyNameText, propertyValue, stringValue, literalValue, unwrap } from './ast.js';
 import { type AllowList, type ScanContext, buildSubclassIndex, isProjectFile, locationOf, relativeFile } from './context.js';
 import { exportedCompletionsResources, findSites, isChatCompletionsCall, type FoundSite } from './find-sites.js';
 import { httpProvider } from './http.js';
@@ -432,6 +432,8 @@ function analyseSite(
       analysis.kinds.add('tool-using');
       analysis.reason('run-tools');
     }
+    const jsdoc = typeCheckedJsDocChatType(sf);
+    if (jsdoc) analysis.reason('not-supported-yet', jsdoc);
     if (analysis.foreignModel && assumedDefault) {
       provider = 'unknown';
       analysis.reason('provider-unknown', 'model-hint');
@@ -756,3 +758,14 @@ function unitsOf(analysed: Analysed[]): { units: Map<number, Analysed[]>; unitOf
 }
 
 export type { Note };
+
+/**
+ * A JavaScript file that TypeScript checks (`// @ts-check`) and whose JSDoc names a Chat type
+ * (`@type {import('openai').…ChatCompletionMessageParam[]}`): the rewrite retypes TypeScript
+ * annotations, not JSDoc, so its checks would fail (probe of JavaScript backends). Why, or undefined.
+ */
+function typeCheckedJsDocChatType(sf: ts.SourceFile): string | undefined {
+  if (!isJavaScriptFile(sf) || !/^\s*(?:\/\/[^\n]*\n\s*)*\/\/\s*@ts-check\b/.test(sf.text)) return undefined;
+  const m = /@(?:type|param|returns?|typedef|property)\s*\{[^}]*\b(ChatCompletion\w*)/.exec(sf.text);
+  return m ? `JSDoc types name ${m[1]} in a JavaScript file TypeScript checks (// @ts-check), and the rewrite retypes only TypeScript annotations` : undefined;
+}

@@ -272,7 +272,10 @@ export class RequestAnalyzer {
         case 'keep':
           if (entry.key === 'model') this.model(entry.value);
           if (entry.key === 'stream') stream = this.streamFlag(entry, stream);
-          if (entry.key === 'store') this.site.storesResponses = unwrap(entry.value).kind === ts.SyntaxKind.TrueKeyword;
+          if (entry.key === 'store') {
+            this.site.storesResponses = unwrap(entry.value).kind === ts.SyntaxKind.TrueKeyword;
+            if (this.site.storesResponses) this.storedCompletionsRead(entry.value);
+          }
           if (entry.key === 'parallel_tool_calls') this.site.kinds.add('tool-using');
           break;
         case 'messages':
@@ -339,6 +342,16 @@ export class RequestAnalyzer {
       this.site.edit({ op: 'request', rule: 'R-MESSAGES', ...this.site.range(obj), top, addStore: top && !hasStore, hoistSystem: top && hoist });
     }
     return { stream };
+  }
+
+  /**
+   * `store: true` in a file that reads Chat's stored completions back (`chat.completions.retrieve`,
+   * `update`, `delete`, `list`, `messages.list`): the id it passes would be a Response's, which
+   * that API does not know (NotFoundError; probe of JavaScript backends).
+   */
+  private storedCompletionsRead(at: ts.Node): void {
+    const m = /\.chat\s*\.\s*completions\s*\.\s*(retrieve|update|delete|del|list|messages)\b/.exec(at.getSourceFile().text);
+    if (m) this.site.reason('no-equivalent-result', `id: the stored completion is read back through chat.completions.${m[1]}, which knows no Response ids`);
   }
 
   private model(value: ts.Expression): void {
