@@ -9,6 +9,7 @@ import { ts, isTypeAssertion, shortText, startOf, walk } from './ast.js';
 import { isProjectFile, locationOf, type ScanContext } from './context.js';
 import type { ModelNames } from './model-names.js';
 import { symbolOf } from './references.js';
+import { isChatMethodQuery } from './types.js';
 import type { ReasonCode, ReasonRef } from '../rules/reasons.js';
 import type { RuleId } from '../rules/ids.js';
 
@@ -192,7 +193,7 @@ function ownShapeType(checker: ts.TypeChecker, type: ts.TypeNode, globalOfProjec
     if (ts.isTypeLiteralNode(n) || ts.isMappedTypeNode(n)) found = n;
     // `Parameters<typeof openai.chat.completions.create>[0]`, `Awaited<ReturnType<typeof …>>`: the
     // Chat method's own types, which no rewrite of the call retypes (probe of TypeScript-heavy code)
-    else if (ts.isTypeQueryNode(n) && /\bcompletions\.(?:create|parse|stream)$/.test(n.exprName.getText().replace(/\s+/g, ''))) found = n;
+    else if (isChatMethodQuery(n)) found = n;
     else if (ts.isTypeReferenceNode(n)) {
       if (responsesTypeOf(n)) return false;
       const decl = symbolOf(checker, ts.isIdentifier(n.typeName) ? n.typeName : n.typeName.right)?.declarations?.[0];

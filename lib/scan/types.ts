@@ -88,11 +88,16 @@ export function namesChatMessageType(checker: ts.TypeChecker, node: ts.TypeNode,
  * ["messages"][number]`), written here or through an alias: no retype of its name fits it to the
  * Responses call (probe of TypeScript-heavy code). The TypeQuery node, or undefined.
  */
+/** `typeof openai.chat.completions.create` (or `.parse`, `.stream`). */
+export function isChatMethodQuery(n: ts.Node): n is ts.TypeQueryNode {
+  return ts.isTypeQueryNode(n) && /\bcompletions\.(?:create|parse|stream)$/.test(n.exprName.getText().replace(/\s+/g, ''));
+}
+
 export function chatMethodTypeQuery(checker: ts.TypeChecker, node: ts.TypeNode, depth = 0): ts.TypeQueryNode | undefined {
   let found: ts.TypeQueryNode | undefined;
   const visit = (n: ts.Node): void => {
     if (found) return;
-    if (ts.isTypeQueryNode(n) && /\bcompletions\.(?:create|parse|stream)$/.test(n.exprName.getText().replace(/\s+/g, ''))) found = n;
+    if (isChatMethodQuery(n)) found = n;
     else if (ts.isTypeReferenceNode(n) && depth < 4) {
       const declared = checker.getSymbolAtLocation(ts.isQualifiedName(n.typeName) ? n.typeName.right : n.typeName)?.declarations?.[0];
       const decl = declared && (aliasTarget(checker, declared) ?? declared);
