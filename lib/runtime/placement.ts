@@ -24,6 +24,8 @@ import { relativePath } from '../files.js';
 import { DEFAULT_IGNORED_DIRS } from '../options.js';
 import { isFile, type PackageInfo, type ProjectLayout } from '../project/layout.js';
 import ts from '../scan/typescript.cjs';
+import { someNode } from '../scan/ast.js';
+import { commonJsExportWrites, isRequireCall } from '../scan/commonjs.js';
 import type { CreatedFile } from '../plan.js';
 import { importStyleOf } from './import-style.js';
 import { CONVERTER_BASENAME, CONVERTER_NAME, isOwnConverter, renderConverter, type ConverterFlavour } from './converter.js';
@@ -186,47 +188,14 @@ function readExisting(file: string): Existing {
 function flavourOf(sf: ts.SourceFile, pkg: PackageInfo): ConverterFlavour | string {
   if (/\.(c|m)?tsx?$/.test(sf.fileName)) return 'ts';
   const hasImport = sf.statements.some((s) => ts.isImportDeclaration(s));
-  const hasRequire = callsRequire(sf) || exportsCommonJs(sf);
+  // a `require` call, or a top-level `module.exports` write (transforms/imports.ts reads the same)
+  const hasRequire = someNode(sf, isRequireCall) || commonJsExportWrites(sf).length > 0;
   if (hasImport || !hasRequire) {
     const commonjs = sf.fileName.endsWith('.cjs') || (!sf.fileName.endsWith('.mjs') && !isModulePackage(pkg) && !sf.statements.some((s) => ts.isExportDeclaration(s) || ts.isExportAssignment(s) || hasExportModifier(s)));
     if (!hasImport && commonjs) return 'this file neither imports nor requires anything, so the import of the run-time converter could not be written in its module system';
     return 'esm';
   }
   return 'cjs';
-}
-
-/**
- * A top-level `module.exports = …`, `module.exports.x = …` or `exports.x = …`: a CommonJS module
- * even with no `require` (a class whose client is injected). transforms/imports.ts reads the same.
- */
-function exportsCommonJs(sf: ts.SourceFile): boolean {
-  return sf.statements.some((s) => ts.isExpressionStatement(s) && ts.isBinaryExpression(s.expression) &&
-    s.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken && /^(module\.exports|exports)\b/.test(s.expression.left.getText(sf).replace(/\s+/g, '')));
-}
-
-/** An identifier of the code (not a comment's word) is `name`. */
-function namesInCode(sf: ts.SourceFile, name: string): boolean {
-  let found = false;
-  const visit = (n: ts.Node): void => {
-    if (found) return;
-    if (ts.isIdentifier(n) && n.text === name) found = true;
-    else ts.forEachChild(n, visit);
-  };
-  visit(sf);
-  return found;
-}
-
-/** A `require(…)` call in the code (a comment that mentions one is not). */
-function callsRequire(sf: ts.SourceFile): boolean {
-  if (!/\brequire\s*\(/.test(sf.text)) return false;
-  let found = false;
-  const visit = (n: ts.Node): void => {
-    if (found) return;
-    if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'require') found = true;
-    else ts.forEachChild(n, visit);
-  };
-  visit(sf);
-  return found;
 }
 
 function hasExportModifier(s: ts.Statement): boolean {
@@ -339,7 +308,8 @@ function specifierFor(file: string, sf: ts.SourceFile, moduleFile: string, flavo
 
 /** `toResponsesInput` is declared or imported in the file by something other than the converter import. */
 function nameTaken(sf: ts.SourceFile, specifier: string): boolean {
-  if (!new RegExp(`\\b${CONVERTER_NAME}\\b`).test(sf.text) || !namesInCode(sf, CONVERTER_NAME)) return false;
+  // a comment's word is no binding
+  if (!new RegExp(`\\b${CONVERTER_NAME}\\b`).test(sf.text) || !someNode(sf, (n) => ts.isIdentifier(n) && n.text === CONVERTER_NAME)) return false;
   const sameModule = (s: string) => s.replace(/\.(m|c)?(j|t)s$/, '') === specifier.replace(/\.(m|c)?(j|t)s$/, '');
   return !sf.statements.some((s) => {
     if (ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier) && sameModule(s.moduleSpecifier.text)) return true;

@@ -208,6 +208,16 @@ export function walk(node: ts.Node, visit: (n: ts.Node) => boolean | void): void
   ts.forEachChild(node, recurse);
 }
 
+/** Some descendant of `node` (not `node` itself) passes `test`; the walk stops at the first. */
+export function someNode(node: ts.Node, test: (n: ts.Node) => boolean): boolean {
+  let found = false;
+  walk(node, (n) => {
+    if (found || test(n)) found = true;
+    return !found;
+  });
+  return found;
+}
+
 /** The variable declaration whose name is exactly this identifier, if any. */
 export function declarationOfName(id: ts.Identifier): ts.VariableDeclaration | undefined {
   return ts.isVariableDeclaration(id.parent) && id.parent.name === id ? id.parent : undefined;

@@ -363,7 +363,7 @@ function sameSymbol(a: ts.Symbol, b: ts.Symbol): boolean {
 }
 
 /** The pattern destructures `import(…)` or `await import(…)`. */
-function importedModule(pattern: ts.ObjectBindingPattern): boolean {
+export function importedModule(pattern: ts.ObjectBindingPattern): boolean {
   const decl = pattern.parent;
   if (!ts.isVariableDeclaration(decl) || !decl.initializer) return false;
   let init = unwrap(decl.initializer);

@@ -13,7 +13,7 @@ import type { BindingScope } from './bindings.js';
  */
 export function requiredExports(scope: BindingScope, call: ts.Expression, member: string | undefined): ts.Expression[] | undefined {
   const e = unwrap(call);
-  if (!ts.isCallExpression(e) || !ts.isIdentifier(e.expression) || e.expression.text !== 'require') return undefined;
+  if (!isRequireCall(e)) return undefined;
   const spec = stringValue(e.arguments[0]);
   if (!spec || scope.resolve(spec, e.getSourceFile().fileName).kind !== 'project') return undefined;
   const module = scope.checker.getSymbolAtLocation(e.arguments[0]);
@@ -21,14 +21,31 @@ export function requiredExports(scope: BindingScope, call: ts.Expression, member
   return sf ? commonJsAssignments(sf, member) : undefined;
 }
 
-/** Right-hand sides of `module.exports = X`, `module.exports.name = X`, `exports.name = X`, and `{ name: X }` objects. */
-function commonJsAssignments(sf: ts.SourceFile, member: string | undefined): ts.Expression[] {
-  const out: ts.Expression[] = [];
+/** A call of `require` (a comment that mentions one is none). */
+export function isRequireCall(n: ts.Node): n is ts.CallExpression {
+  return ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'require';
+}
+
+/**
+ * The top-level `module.exports = X`, `module.exports.name = X` and `exports.name = X` of a file:
+ * each target as written (spaces removed) and X. A file with one is CommonJS, `require` or not.
+ */
+export function commonJsExportWrites(sf: ts.SourceFile): { target: string; right: ts.Expression }[] {
+  const out: { target: string; right: ts.Expression }[] = [];
   for (const statement of sf.statements) {
     if (!ts.isExpressionStatement(statement) || !ts.isBinaryExpression(statement.expression)) continue;
     const { left, right, operatorToken } = statement.expression;
     if (operatorToken.kind !== ts.SyntaxKind.EqualsToken) continue;
-    const target = left.getText().replace(/\s+/g, '');
+    const target = left.getText(sf).replace(/\s+/g, '');
+    if (/^(module\.exports|exports)\b/.test(target)) out.push({ target, right });
+  }
+  return out;
+}
+
+/** Right-hand sides of `module.exports = X`, `module.exports.name = X`, `exports.name = X`, and `{ name: X }` objects. */
+function commonJsAssignments(sf: ts.SourceFile, member: string | undefined): ts.Expression[] {
+  const out: ts.Expression[] = [];
+  for (const { target, right } of commonJsExportWrites(sf)) {
     if (target === 'module.exports') {
       const value = unwrap(right);
       if (member === undefined) out.push(right);

@@ -682,8 +682,13 @@ function site(call: ts.CallExpression, token: ts.Node, url: UrlText, via: string
 }
 
 /** A raw HTTP request to Chat Completions, made by this call or by the wrapper it calls. */
+/** The scope a URL is read in from a call of the file itself. */
+function topScope(bindings: BindingScope): Scope {
+  return { checker: bindings.checker, bindings, depth: 0 };
+}
+
 export function httpCall(call: ts.CallExpression, bindings: BindingScope): HttpSite | undefined {
-  const scope: Scope = { checker: bindings.checker, bindings, depth: 0 };
+  const scope = topScope(bindings);
   const request = requestOf(call, scope);
   if (request) return endsWithChat(request.url) ? site(call, request.token, request.url, request.via, request.body) : undefined;
   // a project function given the endpoint: a wrapper that sends it, or a descriptor that returns it
@@ -700,7 +705,7 @@ const REQUEST_MOCKS: ReadonlySet<string> = new Set(['nock', 'msw', 'fetch-mock',
  * the Chat API that a migrated subject no longer calls (a `test-mock` notice).
  */
 export function isRequestMock(call: ts.CallExpression, bindings: BindingScope): boolean {
-  const scope: Scope = { checker: bindings.checker, bindings, depth: 0 };
+  const scope = topScope(bindings);
   const module = moduleBehind(call.expression, scope, 0);
   if (!module || !REQUEST_MOCKS.has(module)) return false;
   const url = call.arguments[0] && argumentUrl(call.arguments[0], scope);

@@ -205,11 +205,10 @@ export function scan(input: ScanInput): ScanResult {
   const createdFiles = placeRuntimeConversions(analysed, project, layout, input);
   expectedErrorsInTheWay(analysed, project);
   const plans = decide(analysed, input);
-  const anyMigrated = plans.some((p) => p.sites.some((s) => s.record.status === 'migrated'));
-  // doubles of the SDK, and doubles of a migrated group's own modules (group-doubles.ts)
+  // doubles of the SDK, and doubles of a migrated group's own modules (group-doubles.ts), once a site migrates
   const migrated = migratedFiles(plans, input.cwd);
-  const sdkDoubles = mockFiles.filter((file) => testsAMigratedModule(file, migrated, readRunText, modules));
-  const doubled = anyMigrated ? [...new Set([...sdkDoubles, ...groupDoubles(migrated, input.files ?? [], readRunText, modules)])] : [];
+  const sdkDoubles = migrated.size ? mockFiles.filter((file) => testsAMigratedModule(file, migrated, readRunText, modules)) : [];
+  const doubled = [...new Set([...sdkDoubles, ...groupDoubles(migrated, input.files ?? [], readRunText, modules)])];
   const notices: Notice[] = doubled.map((file) => ({ file: relativeFile(input.cwd, file), code: 'test-mock', message: reasonMessage('test-mock') }));
   const warnings: string[] = [];
   if (project.degraded) warnings.push(project.degraded);

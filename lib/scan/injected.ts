@@ -17,6 +17,7 @@
 import path from 'node:path';
 import { ts, climbWrappers, propertyNameText } from './ast.js';
 import { locationOf } from './context.js';
+import { isRequireCall } from './commonjs.js';
 import type { TextReader } from './endpoint-importers.js';
 import { escapeRegExp } from '../regexp.js';
 import { isApplicationPackage, type PackageInfo, type ProjectLayout } from '../project/layout.js';
@@ -302,17 +303,13 @@ function usesIn(scope: InjectedScope, holder: Holder, sf: ts.SourceFile, names: 
       if (t) seen.add(n);
       if (t === 'holder') why = classify(scope, holder, n, uses);
       else if (t === 'module') why = moduleUse(scope, holder, n);
-    } else if (isRequireCall(n) && checker.getSymbolAtLocation(n.arguments[0])?.declarations?.includes(module)) {
+    } else if (isRequireCall(n) && n.arguments.length === 1 && ts.isStringLiteral(n.arguments[0]) && checker.getSymbolAtLocation(n.arguments[0])?.declarations?.includes(module)) {
       why = requireUse(scope, holder, n);
     }
     ts.forEachChild(n, visit);
   };
   visit(sf);
   return why;
-}
-
-function isRequireCall(n: ts.Node): n is ts.CallExpression & { arguments: [ts.StringLiteral] } {
-  return ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'require' && n.arguments.length === 1 && ts.isStringLiteral(n.arguments[0]);
 }
 
 /**

@@ -2,7 +2,7 @@
  * Message analysis (docs/migration-spec.md §3, M- rules): can the `messages` value become `input`, what
  * must change shape, and may its leading system message be hoisted into `instructions`?
  */
-import { ts, walk, isEmptinessTest, isFunctionLike, isInside, isTypeAssertion, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers, isJavaScriptFile, isConsoleArgument, isConstDeclaration, returnExpressions } from './ast.js';
+import { ts, someNode, isEmptinessTest, isFunctionLike, isInside, isTypeAssertion, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers, isJavaScriptFile, isConsoleArgument, isConstDeclaration, returnExpressions } from './ast.js';
 import { declarationOf } from './bindings.js';
 import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
@@ -608,17 +608,8 @@ function loggedIn(node: ts.Node): boolean {
  * follow-up call was `simple`, so --only simple migrated it).
  */
 function carriesToolTurns(checker: ts.TypeChecker, value: ts.Expression): boolean {
-  if (isReplayRead(checker, value)) return true;
-  let found = false;
-  walk(value, (n) => {
-    if (found) return false;
-    if (ts.isObjectLiteralExpression(n)) {
-      const role = stringValue(propertyValue(findKey(n, 'role')));
-      if (role === 'tool' || findKey(n, 'tool_call_id') || findKey(n, 'tool_calls')) found = true;
-    }
-    return undefined;
-  });
-  return found;
+  return isReplayRead(checker, value) || someNode(value, (n) => ts.isObjectLiteralExpression(n) &&
+    (stringValue(propertyValue(findKey(n, 'role'))) === 'tool' || Boolean(findKey(n, 'tool_call_id') || findKey(n, 'tool_calls'))));
 }
 
 export function isReplayRead(checker: ts.TypeChecker, expression: ts.Expression, depth = 0): boolean {

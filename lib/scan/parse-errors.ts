@@ -10,10 +10,11 @@
  * what an uncaught throw does, report and end. The same search finds the handler a stream's
  * failure reaches (failureTellsApart, S-FAILED).
  */
-import { ts, enclosingScope, isConsoleCallee, shortText, unwrap, walk } from './ast.js';
+import { ts, enclosingScope, isConsoleCallee, shortText, someNode, unwrap, walk } from './ast.js';
 import { MAX_HOPS, calledFunction, callersOf, describeFunction, isFollowedFunction } from './callers.js';
 import { locationOf, relativeFile, type ScanContext } from './context.js';
 import { enclosingTry, handlerOn } from './throw-path.js';
+import { promiseAllOfCallback } from './promise-all.js';
 
 /** The parse-error-semantics detail when a throw of the parse() call `call` is caught in view. */
 export function parseErrorCatcher(call: ts.CallExpression, ctx: ScanContext): string | undefined {
@@ -60,11 +61,8 @@ export function failureTellsApart(rejecting: ts.Node, ctx: ScanContext, helper: 
 function handlerTellsApart(handler: ts.CatchClause | ts.Expression, ctx: ScanContext, helper: boolean, depth: number): string | undefined {
   if (tellsSdkErrorsApart(handler, helper)) return "which tests for the SDK's errors";
   if (depth >= MAX_HOPS) return undefined;
-  const fn = ts.isCatchClause(handler) ? undefined : unwrap(handler);
-  const param = ts.isCatchClause(handler) ? handler.variableDeclaration?.name : fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) ? fn.parameters[0]?.name : undefined;
-  const body = ts.isCatchClause(handler) ? handler.block : fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) ? fn.body : undefined;
-  if (!body || !param || !ts.isIdentifier(param)) return undefined;
-  const caught = param.text;
+  const { caught, body } = handlerParts(handler);
+  if (!body || !caught) return undefined;
   const isCaught = (e: ts.Expression | undefined) => Boolean(e && ts.isIdentifier(unwrap(e)) && (unwrap(e) as ts.Identifier).text === caught);
   let how: string | undefined;
   walk(body, (n) => {
@@ -102,27 +100,33 @@ const SDK_ERROR_FIELDS = new Set(['code', 'type', 'param', 'error']);
 
 /** `e instanceof APIError` (or `OpenAI.APIError`), or a read of an APIError field of the caught value. */
 export function tellsSdkErrorsApart(handler: ts.CatchClause | ts.Expression, helper: boolean): boolean {
-  const fn = ts.isCatchClause(handler) ? undefined : unwrap(handler);
-  const callback = fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) ? fn : undefined;
-  const param = ts.isCatchClause(handler) ? handler.variableDeclaration?.name : callback?.parameters[0]?.name;
-  const body = ts.isCatchClause(handler) ? handler.block : callback?.body;
-  if (!body) return false;
-  return testsSdkErrors(param && ts.isIdentifier(param) ? param.text : undefined, body, helper);
+  const { caught, body } = handlerParts(handler);
+  return Boolean(body) && testsSdkErrors(caught, body!, helper);
+}
+
+/** A catch clause's, or a handler callback's, name for the error it takes, and its body. */
+function handlerParts(handler: ts.CatchClause | ts.Expression): { caught?: string; body?: ts.Node } {
+  if (ts.isCatchClause(handler)) {
+    const name = handler.variableDeclaration?.name;
+    return { caught: name && ts.isIdentifier(name) ? name.text : undefined, body: handler.block };
+  }
+  const fn = unwrap(handler);
+  if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return {};
+  const name = fn.parameters[0]?.name;
+  return { caught: name && ts.isIdentifier(name) ? name.text : undefined, body: fn.body };
 }
 
 /** `body` tests a value for the SDK's error classes, or reads an APIError field of `caught`. */
 function testsSdkErrors(caught: string | undefined, body: ts.Node, helper: boolean): boolean {
   const classes = helper ? SDK_ERRORS_CHAT_HAD.helper : SDK_ERRORS_CHAT_HAD.loop;
-  let found = false;
-  walk(body, (n) => {
+  return someNode(body, (n) => {
     if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword) {
       const right = unwrap(n.right);
       const name = ts.isIdentifier(right) ? right.text : ts.isPropertyAccessExpression(right) ? right.name.text : undefined;
-      if (name && classes.has(name)) found = true;
+      if (name && classes.has(name)) return true;
     }
-    if (caught && ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === caught && SDK_ERROR_FIELDS.has(n.name.text)) found = true;
+    return Boolean(caught) && ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === caught && SDK_ERROR_FIELDS.has(n.name.text);
   });
-  return found;
 }
 
 /**
@@ -146,7 +150,7 @@ function catcherOf(rejecting: ts.Node, ctx: ScanContext, hops: number, seen: Set
   // the error leaves the function: whoever calls it gets it
   const fn = enclosingScope(rejecting);
   // `await Promise.all(items.map(async (x) => …))`: the callback's rejection is Promise.all's
-  const all = fn && isFollowedFunction(fn) ? promiseAllOfCallback(fn) : undefined;
+  const all = fn && isFollowedFunction(fn) ? promiseAllOfCallback(ctx.checker, fn) : undefined;
   if (all && !seen.has(fn) && hops < MAX_HOPS) {
     seen.add(fn);
     return catcherOf(all, ctx, hops + 1, seen, stops);
@@ -163,17 +167,6 @@ function catcherOf(rejecting: ts.Node, ctx: ScanContext, hops: number, seen: Set
     if (found) return { ...found, through: [describeFunction(ctx, fn), ...found.through] };
   }
   return undefined;
-}
-
-/** The `Promise.all(xs.map(fn))` call an arrow or function expression is the mapped callback of. */
-function promiseAllOfCallback(fn: ts.Node): ts.CallExpression | undefined {
-  if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return undefined;
-  const map = fn.parent;
-  if (!ts.isCallExpression(map) || map.arguments[0] !== fn || !ts.isPropertyAccessExpression(map.expression) || map.expression.name.text !== 'map') return undefined;
-  let outer: ts.Node = map;
-  while (ts.isParenthesizedExpression(outer.parent)) outer = outer.parent;
-  const all = outer.parent;
-  return ts.isCallExpression(all) && all.arguments[0] === outer && all.expression.getText().replace(/\s+/g, '') === 'Promise.all' ? all : undefined;
 }
 
 /** `.catch(h)` or `.then(f, h)` on the promise, past any `.finally(f)` (which passes a rejection on). */

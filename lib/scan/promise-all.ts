@@ -45,6 +45,20 @@ export function promiseAllSlot(checker: ts.TypeChecker, promise: ts.Node, sameUn
   return { array, awaited, outer, name };
 }
 
+/**
+ * The `Promise.all(xs.map(fn))` call an arrow or function expression is the mapped callback of:
+ * the callback's rejection is that call's (lib/scan/parse-errors.ts follows a throw through it).
+ */
+export function promiseAllOfCallback(checker: ts.TypeChecker, fn: ts.Node): ts.CallExpression | undefined {
+  if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return undefined;
+  const map = fn.parent;
+  if (!ts.isCallExpression(map) || map.arguments[0] !== fn || !ts.isPropertyAccessExpression(map.expression) || map.expression.name.text !== 'map') return undefined;
+  let outer: ts.Node = map;
+  while (ts.isParenthesizedExpression(outer.parent)) outer = outer.parent;
+  const all = outer.parent;
+  return ts.isCallExpression(all) && all.arguments[0] === outer && isGlobalPromiseAll(checker, all.expression) ? all : undefined;
+}
+
 /** `Promise.all` of the global Promise (not a local or imported `Promise`). */
 function isGlobalPromiseAll(checker: ts.TypeChecker, callee: ts.Expression): boolean {
   const e = unwrap(callee);

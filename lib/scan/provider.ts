@@ -14,10 +14,10 @@ import {
 import { referencesOf } from './references.js';
 import { chainOf } from './find-sites.js';
 import { isMockPackage, isOtherSdk } from '../rules/other-sdks.js';
-import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, sdkClassOf, valuesAssignedTo } from './bindings.js';
+import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, moduleOfRequire, sdkClassOf, valuesAssignedTo } from './bindings.js';
 import { type ScanContext, locationOf, resolveClass, isProjectFile, relativeFile } from './context.js';
 import { holderOf, invocationsOf, type Invocation } from './injected.js';
-import { loadedSourceFiles } from './callers.js';
+import { importedModule, loadedSourceFiles } from './callers.js';
 import { requiredExports } from './commonjs.js';
 import { injectToken, tokenProviders } from './di-providers.js';
 import { autoImportSources } from './auto-imports.js';
@@ -421,7 +421,8 @@ export class ProviderResolver {
     if (known.whole) return this.fromUrl(known.text, sdk);
     const prefix = /^https?:\/\/([^/?#:]+)(?::\d+)?[/?#]/i.exec(known.text);
     if (prefix && known.text !== t.head.text && !AZURE_HOST.test(prefix[1]) && !isOpenAIHost(prefix[1])) {
-      if (this.ctx.allow.origins.has(parseUrl(known.text).origin)) return allowed(sdk, parseUrl(known.text).origin);
+      const { origin } = parseUrl(known.text);
+      if (this.ctx.allow.origins.has(origin)) return allowed(sdk, origin);
       return sdk('other', { code: 'provider-not-openai', detail: prefix[1].toLowerCase() });
     }
     const statics = [t.head.text, ...t.templateSpans.map((s) => s.literal.text)];
@@ -604,12 +605,12 @@ export class ProviderResolver {
       const fromObject = this.bindingElementValue(decl);
       if (fromObject) return this.origins(fromObject, depth);
       // `const { aiClient } = await import('@/lib/ai')`: the module's export of that name
-      const imported = dynamicImportOf(decl);
-      if (imported !== undefined) {
+      if (ts.isObjectBindingPattern(decl.parent) && importedModule(decl.parent)) {
         const key = decl.propertyName ? propertyNameText(decl.propertyName) : ts.isIdentifier(decl.name) ? decl.name.text : undefined;
         const exported = key ? this.ctx.checker.getTypeAtLocation(decl.parent).getProperty(key)?.declarations?.[0] : undefined;
         if (exported) return this.fromDeclaration(exported, use, depth);
-        return this.unresolved(imported, `${shortText(decl.name, 30)} imported in ${locationOf(this.ctx, decl)}`);
+        const module = moduleOfRequire((decl.parent.parent as ts.VariableDeclaration).initializer!) ?? '?';
+        return this.unresolved(module, `${shortText(decl.name, 30)} imported in ${locationOf(this.ctx, decl)}`);
       }
       const root = bindingRoot(decl);
       if (root && ts.isParameter(root)) {
@@ -1255,10 +1256,11 @@ function combine(origins: Origin[], fallbackEvidence: string): ClientResolution 
   // P-UNION: every branch must pass; otherwise the failing branch's code
   const failing = sdk.filter((o) => o.reason);
   if (failing.length) {
-    const [first, ...rest] = failing;
-    const key = (r: ReasonRef) => `${r.code}:${r.detail ?? ''}`;
-    const otherReasons = collapseReasons([...new Map(rest.map((o) => [key(o.reason!), o.reason!])).values()].filter((r) => key(r) !== key(first.reason!)));
-    return { foreign: false, provider: first.provider, evidence, reason: first.reason, ...(otherReasons.length ? { otherReasons } : {}), notes: first.notes, isDefault: false };
+    // each reason once, the first branch's first
+    const [reason, ...others] = new Map(failing.map((o) => [`${o.reason!.code}:${o.reason!.detail ?? ''}`, o.reason!])).values();
+    const otherReasons = collapseReasons(others);
+    const first = failing[0];
+    return { foreign: false, provider: first.provider, evidence, reason, ...(otherReasons.length ? { otherReasons } : {}), notes: first.notes, isDefault: false };
   }
   const providers = new Set(sdk.map((o) => o.provider));
   const provider = providers.size === 1 ? sdk[0].provider : sdk.find((o) => o.provider !== 'openai')!.provider;
@@ -1275,18 +1277,6 @@ function collapseReasons(reasons: ReasonRef[]): ReasonRef[] {
     const shown = group.slice(0, 3).map((r) => r.detail).join(', ');
     return [{ code: group[0].code, detail: `${shown} and ${group.length - 3} more` }];
   });
-}
-
-/** The module a destructuring binds from (`const { x } = await import('m')`), or undefined. */
-function dynamicImportOf(decl: ts.BindingElement): string | undefined {
-  const pattern = decl.parent;
-  const holder = pattern.parent;
-  if (!ts.isObjectBindingPattern(pattern) || !ts.isVariableDeclaration(holder) || !holder.initializer) return undefined;
-  let init = unwrap(holder.initializer);
-  if (ts.isAwaitExpression(init)) init = unwrap(init.expression);
-  if (!ts.isCallExpression(init) || init.expression.kind !== ts.SyntaxKind.ImportKeyword) return undefined;
-  const spec = init.arguments[0];
-  return spec && ts.isStringLiteralLike(spec) ? spec.text : '?';
 }
 
 function dedupeNotes(notes: Note[]): Note[] {

@@ -11,8 +11,9 @@
  * two chunks, a role chunk and a finish chunk, and a Responses stream more events: `n > 1`, `!n`
  * answer alike); the others are reported by the stream analysis.
  */
-import { ts, climbWrappers, isBooleanContext, isConsoleCallee, isConstDeclaration, isFunctionLike, literalValue, unwrap, walk } from './ast.js';
+import { ts, climbWrappers, isBooleanContext, isConsoleCallee, isConstDeclaration, isFunctionLike, literalValue, someNode, unwrap, walk } from './ast.js';
 import { referencesOf } from './references.js';
+import { EMPTY_WRITE_SINKS } from '../rules/streams.js';
 
 export interface IterationCounter {
   /** The update (`n++`, `n += 1`). */
@@ -67,11 +68,8 @@ export function firstEventAssignments(loop: ts.ForOfStatement, variable: ts.Iden
  * `performance.now()`). A flag (`started = true`) ends the same whichever event sets it.
  */
 function readsTheMoment(value: ts.Expression): boolean {
-  let found = ts.isCallExpression(value) || ts.isNewExpression(value);
-  walk(value, (m) => {
-    if (ts.isCallExpression(m) || ts.isNewExpression(m)) found = true;
-  });
-  return found;
+  const moment = (m: ts.Node) => ts.isCallExpression(m) || ts.isNewExpression(m);
+  return moment(value) || someNode(value, moment);
 }
 
 /** `if (<test of x alone>) x = v;` or `x ??= v` / `x ||= v`: the variable and its value. */
@@ -154,7 +152,7 @@ function emptyOnOtherEvents(effect: ts.Node, emptyTexts: ReadonlySet<ts.Node>, c
  */
 function writesNothingOnEmpty(receiver: ts.Expression, checker: ts.TypeChecker): boolean {
   const r = unwrap(receiver);
-  if (/^process\.std(?:out|err)$/.test(r.getText().replace(/\s+/g, ''))) return true;
+  if (EMPTY_WRITE_SINKS.has(`${r.getText().replace(/\s+/g, '')}.write`)) return true;
   const decl = ts.isIdentifier(r) ? checker.getSymbolAtLocation(r)?.valueDeclaration : undefined;
   if (decl && ts.isVariableDeclaration(decl) && decl.initializer && /\b(?:writable|readable)?objectMode\s*:\s*true/i.test(decl.initializer.getText())) return false;
   const type = checker.getTypeAtLocation(r);
