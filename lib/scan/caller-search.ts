@@ -9,6 +9,7 @@ import type { ProjectLayout } from '../project/layout.js';
 import type { FollowSearch } from './callers.js';
 import type { TextReader } from './endpoint-importers.js';
 import { escapeRegExp } from '../regexp.js';
+import { moduleSpecifierPattern } from './injected.js';
 
 export interface CallerSearchInput {
   /** Every source file of the run (absolute paths). */
@@ -53,6 +54,14 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
       return text !== undefined && text.includes(name) && word.test(text);
     };
   };
+  const importing = (file: string) => {
+    const specifier = new RegExp(moduleSpecifierPattern(file));
+    return (other: string) => {
+      const text = read(other);
+      return text !== undefined && specifier.test(text);
+    };
+  };
+  const importers = new Map<string, string[]>();
   return {
     wanted: new Set(),
     filesNaming(name) {
@@ -63,18 +72,29 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
       }
       return files;
     },
+    filesImporting(file) {
+      const key = path.normalize(file);
+      let files = importers.get(key);
+      if (!files) {
+        const imports = importing(key);
+        files = [...run].filter((f) => f !== key && imports(f));
+        importers.set(key, files);
+      }
+      return files;
+    },
     textOf: read,
     edgeOf(file, name) {
       if (input.layout.isPublished(file)) return 'exported from a published package (its callers live elsewhere)';
+      const mentions = name === 'default' ? importing(file) : naming(name);
       // a component's script may call it and read the Chat shape: the tool does not parse it
-      const component = input.components.find(naming(name));
+      const component = input.components.find(mentions);
       if (component) return `named in ${path.relative(input.cwd, component)}, a component file the tool does not scan`;
       const root = input.layout.importersRootOf(file) ?? path.dirname(file);
       if (covered(root)) return undefined;
       // the paths given are part of a package: its other files are read (never rewritten) for callers
       const others = outsideOf(root);
       if (!others) return `its package (${path.relative(input.cwd, root) || '.'}) has too many files outside the paths given to check`;
-      const caller = others.find(naming(name));
+      const caller = others.find(mentions);
       return caller ? `named in ${path.relative(input.cwd, caller)}, outside the paths given` : undefined;
     },
   };

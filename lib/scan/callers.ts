@@ -3,10 +3,10 @@
  * Chat value leaves, and every call of it in the project. Following stops (W-EDGE), with the
  * place it stopped, at a use that is not a call, a same-named use the checker cannot tell apart,
  * a method of a class hierarchy (a call typed as the base may run it), a function exported from
- * a published package, a default export or a re-export under another name (importers name it as
- * they like), or a module whose importers are not all in the paths given. A binding that renames
- * it on the way in (`import { f as g }`, `const { f: g } = require(…)`, `await import(…)`) is
- * followed to its own uses.
+ * a published package, a re-export under another name, or a module whose importers are not all
+ * in the paths given. A binding that renames it on the way in (`import { f as g }`, `const { f: g }
+ * = require(…)`, `await import(…)`) is followed to its own uses, as are the names importers give a
+ * default export (default-imports.ts).
  */
 import { existsSync } from 'node:fs';
 import { ts, climbWrappers, isFunctionLike, walk, returnExpressions, shortText, unwrap, propertyNameText } from './ast.js';
@@ -14,6 +14,7 @@ import type { ScanContext } from './context.js';
 import type { SiteAnalysis } from './site.js';
 import { locationOf, relativeFile } from './context.js';
 import { isExported, isModuleExports, referencesOf, symbolOf } from './references.js';
+import { defaultImportBindings } from './default-imports.js';
 import { fromMissingModule } from './missing-module.js';
 import { isErrorType } from './types.js';
 
@@ -38,7 +39,12 @@ export interface FollowSearch {
   filesNaming(name: string): readonly string[];
   /** Files a pass needed that its program does not hold: the scan adds them and runs again. */
   wanted: Set<string>;
-  /** W-EDGE: a published package's module, or one `name` is used from outside the paths given. */
+  /** Files of the run that may import `file`: they name its module in a string (absolute paths). */
+  filesImporting(file: string): readonly string[];
+  /**
+   * W-EDGE: a published package's module, or one `name` is used from outside the paths given
+   * (for a default export, `name` is 'default': a file outside that imports the module).
+   */
   edgeOf(file: string, name: string): string | undefined;
   /** A file's text as the run read it (undefined when it cannot be read). */
   textOf(file: string): string | undefined;
@@ -221,39 +227,54 @@ export function usesOf(
   name: ts.Identifier | ts.PrivateIdentifier, symbol: ts.Symbol, visibleElsewhere: boolean, member: boolean, ctx: ScanContext, search: FollowSearch | undefined,
 ): { uses: (ts.Identifier | ts.PrivateIdentifier)[] } | { stop: string } {
   const file = name.getSourceFile();
+  const decl = name.parent;
+  // importers name a default export as they like: they are found by the module they import
+  const byDefault = visibleElsewhere && isDefaultExport(decl, name);
   let files: ts.SourceFile[] = [file];
   if (visibleElsewhere) {
     if (!search) return { stop: `${name.text} is used from other modules (${locationOf(ctx, name)})` };
-    const edge = search.edgeOf(file.fileName, name.text);
+    const edge = search.edgeOf(file.fileName, name.text) ?? (byDefault ? search.edgeOf(file.fileName, 'default') : undefined);
     if (edge) return { stop: `${name.text}: ${edge} (${locationOf(ctx, name)})` };
-    const loaded = loadedSourceFiles(ctx, new Set([file.fileName, ...search.filesNaming(name.text)]));
+    const loaded = loadedSourceFiles(ctx, new Set([file.fileName, ...search.filesNaming(name.text), ...(byDefault ? search.filesImporting(file.fileName) : [])]));
     if (loaded.missing.length) return { stop: `${name.text} is used in files not loaded yet (${locationOf(ctx, name)})` };
     files = loaded.files;
   }
-  const uses: (ts.Identifier | ts.PrivateIdentifier)[] = [];
+  const uses = new Set<ts.Identifier | ts.PrivateIdentifier>();
+  // the names importers bind to a default export: their references are its uses
+  const locals = new Set<ts.Node>();
+  if (byDefault) {
+    for (const sf of files.filter((f) => f !== file)) {
+      const bound = defaultImportBindings(ctx.checker, sf, file);
+      if ('stop' in bound) return { stop: `${name.text}, a default export, ${bound.stop} (${locationOf(ctx, bound.at)})` };
+      for (const local of bound.locals) {
+        locals.add(local);
+        const s = symbolOf(ctx.checker, local);
+        if (!s || !sameSymbol(s, symbol)) return { stop: `${local.text} is not resolved to ${name.text}, the module's default export (${locationOf(ctx, local)})` };
+        for (const r of referencesOf(ctx.checker, local)) if (r !== local) uses.add(r);
+      }
+    }
+  }
   // `export const chat = openai.chat.completions`: the property `.chat` its own initializer reads is not a use
-  const decl = name.parent;
   const ownInitializer = ts.isVariableDeclaration(decl) && decl.name === name ? decl.initializer : undefined;
   const ownProperty = (n: ts.Node) => Boolean(ownInitializer) && n.getSourceFile() === file && ts.isPropertyAccessExpression(n.parent) && n.parent.name === n &&
     n.getStart() >= ownInitializer!.getStart() && n.getEnd() <= ownInitializer!.getEnd();
-  if (visibleElsewhere && isDefaultExport(decl, name)) return { stop: `${name.text} is a default export, which importers name as they like (${locationOf(ctx, name)})` };
   for (const sf of files) {
     let stop: string | undefined;
     walk(sf, (n) => {
       if (stop) return false;
-      if (!(ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) || n.text !== name.text || n === name || ownProperty(n)) return undefined;
+      if (!(ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) || n.text !== name.text || n === name || ownProperty(n) || locals.has(n)) return undefined;
       const use = kindOfUse(ctx.checker, n, symbol, member);
-      if (use === 'use') uses.push(n);
+      if (use === 'use') uses.add(n);
       else if (typeof use === 'object') {
         // imported or destructured under a name of its own (`import { f as g }`, `const { f: g } = require(…)`, `const { f } = await import(…)`)
         if (ts.isExportSpecifier(use.local.parent)) stop = `${name.text} is exported again as ${use.local.text} (${locationOf(ctx, n)})`;
-        else uses.push(...referencesOf(ctx.checker, use.local).filter((r) => r !== use.local));
+        else for (const r of referencesOf(ctx.checker, use.local)) if (r !== use.local) uses.add(r);
       } else if (use !== 'other' && use !== 'plumbing') stop = `${use} (${locationOf(ctx, n)})`;
       return undefined;
     });
     if (stop) return { stop };
   }
-  return { uses };
+  return { uses: [...uses] };
 }
 
 /** `export default function f`, `export default f`, `export { f as default }`, `module.exports = f`. */
@@ -322,7 +343,8 @@ function kindOfUse(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdenti
   // an overload signature of the function itself declares, it does not use
   if ((ts.isFunctionDeclaration(parent) || ts.isMethodDeclaration(parent)) && parent.name === id && !parent.body) return 'plumbing';
   const outer = climbWrappers(ts.isPropertyAccessExpression(parent) && parent.name === id ? parent : id);
-  if (ts.isExportAssignment(outer.parent)) return 'plumbing';
+  // `export default f`, `module.exports = f`: its importers are found by the module (default-imports.ts)
+  if (ts.isExportAssignment(outer.parent) || isModuleExports(outer)) return 'plumbing';
   if ((ts.isShorthandPropertyAssignment(outer.parent) || ts.isPropertyAssignment(outer.parent)) && isModuleExports(outer.parent.parent)) return 'plumbing';
   return 'use';
 }

@@ -60,6 +60,11 @@ function moduleNames(file: string): string[] {
   return base === 'index' ? [base, path.basename(path.dirname(file))] : [base];
 }
 
+/** A string that may name `file` as a module specifier (`'./chat'`, `"../lib/ai.js"`, a folder for an index). */
+export function moduleSpecifierPattern(file: string): string {
+  return `['"\`][^'"\`\\n]*\\b(?:${moduleNames(file).map(escapeRegExp).join('|')})(?:\\.[a-z]+)?['"\`]`;
+}
+
 /**
  * Among `files` (every source file of the run), the ones that may import each wanted export: they
  * name it as a word, or name its module in a string. One read of each file for all the exports.
@@ -68,8 +73,7 @@ function moduleNames(file: string): string[] {
 export function findCallerFiles(wanted: readonly ExportRef[], files: readonly string[], read: TextReader): Map<string, string[]> {
   const tests = wanted.map((ref) => {
     const words = ref.name === 'default' ? [] : [ref.name];
-    const modules = moduleNames(ref.file).map(escapeRegExp).join('|');
-    const parts = [`['"\`][^'"\`\\n]*\\b(?:${modules})(?:\\.[a-z]+)?['"\`]`];
+    const parts = [moduleSpecifierPattern(ref.file)];
     if (words.length) parts.push(`(?<![\\w$])${escapeRegExp(words[0])}(?![\\w$])`);
     return { key: exportKey(ref), re: new RegExp(parts.join('|')) };
   });

@@ -20,7 +20,7 @@ import { promiseAllOfCallback } from './promise-all.js';
 export function parseErrorCatcher(call: ts.CallExpression, ctx: ScanContext): string | undefined {
   const stops: string[] = [];
   const found = catcherOf(call, ctx, 0, new Set(), stops);
-  // callers in view that the search cannot follow (a default export, a use other than a call):
+  // callers in view that the search cannot follow (a namespace import, a use other than a call):
   // one of them may catch it (probe of Next.js apps: a default-exported helper's route did)
   if (!found && stops.length) return `what parse() threw on a cut-off or filtered answer reaches callers the tool cannot follow (${stops[0]})`;
   if (!found) return undefined;
