@@ -7,7 +7,7 @@ import { KINDS, type Kind } from '../options.js';
 import type { ConvertEdit, CreatedFile, Edit, FilePlan, SitePlan } from '../plan.js';
 import type { FileError, Note, Notice, Provider, SiteRecord, SiteStatus } from '../report/model.js';
 import { reasonMessage } from '../rules/reasons.js';
-import { ts, isJavaScriptFile, positionOf, enclosingStatement, startOf, propertyNameText, propertyValue, stringValue, literalValue, unwrap } from './ast.js';
+import { ts, isJavaScriptFile, positionOf, enclosingStatement, startOf, propertyNameText, propertyValue, stringValue, literalValue, unwrap, shortText } from './ast.js';
 import { type AllowList, type ScanContext, buildSubclassIndex, isProjectFile, locationOf, relativeFile } from './context.js';
 import { exportedCompletionsResources, findSites, isChatCompletionsCall, type FoundSite } from './find-sites.js';
 import { httpProvider } from './http.js';
@@ -407,6 +407,13 @@ function analyseSite(
       for (const n of client.notes) analysis.note(n.rule, n.level, n.message);
       assumedDefault = client.isDefault;
       if (found.chatAlias) analysis.share('chat', found.chatAlias);
+      // the callee rewrite names the client where the alias was used: an expression that builds
+      // it (`const { chat } = new OpenAI({ apiKey: await secret() })`) would run at every call
+      if (found.chatAlias && !isStableReference(found.receiver)) {
+        const built = unwrap(found.receiver);
+        const how = ts.isNewExpression(built) || ts.isCallExpression(built) ? `${ts.isNewExpression(built) ? 'new ' : ''}${shortText(built.expression, 30)}(…)` : shortText(built, 30);
+        analysis.reason('not-supported-yet', `${found.chatAlias.text} (the resource of a client built in place by ${how}: naming that at the call would build a client per call)`);
+      }
     } else {
       evidence = found.receiverProblem ?? 'receiver not followed';
     }
@@ -767,4 +774,11 @@ function typeCheckedJsDocChatType(sf: ts.SourceFile): string | undefined {
   if (!isJavaScriptFile(sf) || !/^\s*(?:\/\/[^\n]*\n\s*)*\/\/\s*@ts-check\b/.test(sf.text)) return undefined;
   const m = /@(?:type|param|returns?|typedef|property)\s*\{[^}]*\b(ChatCompletion\w*)/.exec(sf.text);
   return m ? `JSDoc types name ${m[1]} in a JavaScript file TypeScript checks (// @ts-check), and the rewrite retypes only TypeScript annotations` : undefined;
+}
+
+/** A name, `this`, or a property chain of them: naming it again reads the same client, with no effect. */
+function isStableReference(e: ts.Expression): boolean {
+  const v = unwrap(e);
+  if (ts.isIdentifier(v) || v.kind === ts.SyntaxKind.ThisKeyword) return true;
+  return ts.isPropertyAccessExpression(v) && isStableReference(v.expression);
 }

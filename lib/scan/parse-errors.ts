@@ -10,6 +10,7 @@
  * what an uncaught throw does, report and end. The same search finds the handler a stream's
  * failure reaches (failureTellsApart, S-FAILED).
  */
+import path from 'node:path';
 import { ts, enclosingScope, isConsoleCallee, shortText, someNode, unwrap, walk } from './ast.js';
 import { MAX_HOPS, calledFunction, callersOf, describeFunction, isFollowedFunction } from './callers.js';
 import { locationOf, relativeFile, type ScanContext } from './context.js';
@@ -44,11 +45,32 @@ interface Catcher {
  * `helper`: the failure comes from a helper stream (an OpenAIError, not an APIError).
  */
 export function failureTellsApart(rejecting: ts.Node, ctx: ScanContext, helper: boolean): string | undefined {
-  const found = catcherOf(rejecting, ctx, 0, new Set());
-  const how = found && handlerTellsApart(found.handler, ctx, helper, 0);
-  if (!found || !how) return undefined;
+  const stops: string[] = [];
+  const found = catcherOf(rejecting, ctx, 0, new Set(), stops);
+  const thrown = `(a failed Responses stream throws ${helper ? 'an OpenAIError, not an APIError' : 'a plain Error'} there)`;
+  if (!found) {
+    // callers in view the tool cannot follow (a generator's consumer, a handler a framework calls,
+    // whose central error handler, bot.catch or app.onError, takes it): any test for the SDK's
+    // errors may be the one. Nobody in view (a script's top level) lets it end the process.
+    const testing = stops.length ? sdkErrorTestIn(ctx, helper, rejecting) : undefined;
+    return testing ? `a stream failure leaves for callers the tool cannot follow (${stops[0]}), while ${testing} tests for the SDK's errors ${thrown}` : undefined;
+  }
+  const how = handlerTellsApart(found.handler, ctx, helper, 0);
+  if (!how) return undefined;
   const through = found.through.length ? `, through ${found.through.join(' and ')}` : '';
-  return `a stream failure caught by ${found.catcher}${through}, ${how} (a failed Responses stream throws ${helper ? 'an OpenAIError, not an APIError' : 'a plain Error'} there)`;
+  return `a stream failure caught by ${found.catcher}${through}, ${how} ${thrown}`;
+}
+
+/** A file of the run that tests for the SDK's error classes a Chat stream's failure had (relative path), if one does. */
+function sdkErrorTestIn(ctx: ScanContext, helper: boolean, from?: ts.Node): string | undefined {
+  const search = ctx.callerSearch;
+  if (!search) return undefined;
+  const test = helper ? SDK_API_ERROR_TEST : SDK_ERROR_TEST;
+  const files = [...new Set([...search.filesNaming('APIError'), ...(helper ? [] : search.filesNaming('OpenAIError'))])];
+  // the failing code's own file first: the test nearest to it
+  const own = from && path.normalize(from.getSourceFile().fileName);
+  const testing = [...files.filter((f) => path.normalize(f) === own), ...files].find((f) => test.test(search.textOf(f) ?? ''));
+  return testing && relativeFile(ctx.cwd, testing);
 }
 
 /**
@@ -68,9 +90,12 @@ function handlerTellsApart(handler: ts.CatchClause | ts.Expression, ctx: ScanCon
   walk(body, (n) => {
     if (how) return false;
     if (ts.isThrowStatement(n) && isCaught(n.expression)) {
-      const next = catcherOf(n, ctx, 0, new Set());
+      const stops: string[] = [];
+      const next = catcherOf(n, ctx, 0, new Set(), stops);
       const inner = next && handlerTellsApart(next.handler, ctx, helper, depth + 1);
       if (next && inner) how = `which rethrows it to ${next.catcher}, ${inner}`;
+      const testing = next || !stops.length ? undefined : sdkErrorTestIn(ctx, helper, n);
+      if (testing) how = `which rethrows it to callers the tool cannot follow (${stops[0]}), while ${testing} tests for the SDK's errors`;
     }
     if (ts.isCallExpression(n) && !isConsoleCallee(n.expression)) {
       const index = n.arguments.findIndex((a) => isCaught(a));
@@ -80,10 +105,8 @@ function handlerTellsApart(handler: ts.CatchClause | ts.Expression, ctx: ScanCon
       if (callee && target && ts.isIdentifier(target) && callee.body) {
         if (testsSdkErrors(target.text, callee.body, helper)) how = `which hands it to ${describeFunction(ctx, callee)}, which tests for the SDK's errors`;
       } else if (!callee) {
-        const testing = ctx.callerSearch?.filesNaming('APIError').find((f) => SDK_ERROR_TEST.test(ctx.callerSearch?.textOf(f) ?? ''));
-        if (testing) {
-          how = `which hands it to ${shortText(n.expression, 30)}(…), out of view, while ${relativeFile(ctx.cwd, testing)} tests for the SDK's errors`;
-        }
+        const testing = sdkErrorTestIn(ctx, helper);
+        if (testing) how = `which hands it to ${shortText(n.expression, 30)}(…), out of view, while ${testing} tests for the SDK's errors`;
       }
     }
     return undefined;
@@ -93,6 +116,7 @@ function handlerTellsApart(handler: ts.CatchClause | ts.Expression, ctx: ScanCon
 
 /** `instanceof APIError`, `instanceof OpenAI.APIError` (or OpenAIError), as a file's text spells it. */
 const SDK_ERROR_TEST = /instanceof\s+(?:[\w$]+\.)?(?:APIError|OpenAIError)\b/;
+const SDK_API_ERROR_TEST = /instanceof\s+(?:[\w$]+\.)?APIError\b/;
 
 /** The error classes a Chat stream's failure was an instance of, as a failed Responses stream's is not. */
 const SDK_ERRORS_CHAT_HAD = { loop: new Set(['APIError', 'OpenAIError']), helper: new Set(['APIError']) };

@@ -262,6 +262,7 @@ export class RequestAnalyzer {
     let stream: RequestFacts['stream'] = method === 'stream' ? 'yes' : 'no';
     let messages: MessagesFacts | undefined;
     let jsonObject = false;
+    let usageSent = false;
     for (const entry of c.entries) {
       const rule = ownEntry(CHAT_PARAMS, entry.key);
       if (!rule) {
@@ -309,6 +310,7 @@ export class RequestAnalyzer {
           break;
         case 'stream-options':
           this.streamOptions(entry.value);
+          usageSent ||= !entry.conditional && includesUsage(entry.value);
           break;
         case 'no-equivalent':
           this.noEquivalent(entry);
@@ -326,6 +328,8 @@ export class RequestAnalyzer {
       this.site.kinds.add('streaming');
       this.site.reason('dynamic-stream-flag', this.streamStop);
     } else if (stream === 'yes') this.site.kinds.add('streaming');
+    // S-USAGE: a Chat stream carries usage only when asked; a Responses stream always does
+    if (stream !== 'no' && !usageSent) this.site.streamWithoutUsage = true;
     if (c.opaqueStream && !keys.has('stream') && method !== 'stream') {
       // an opaque spread may also carry `stream: true`
       this.site.reason('dynamic-stream-flag');
@@ -677,4 +681,11 @@ function useText(use: ts.Node): string {
   }
   const text = shown.getText().replace(/\/\/[^\n]*(\n|$)/g, ' ').replace(/\s+/g, ' ').trim();
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
+/** `stream_options: { include_usage: true }`, the literal `true` (a Chat stream then ends with a usage chunk). */
+function includesUsage(value: ts.Expression): boolean {
+  const v = unwrap(value);
+  if (!ts.isObjectLiteralExpression(v)) return false;
+  return v.properties.some((p) => ts.isPropertyAssignment(p) && propertyNameText(p.name) === 'include_usage' && unwrap(p.initializer).kind === ts.SyntaxKind.TrueKeyword);
 }

@@ -21,7 +21,7 @@ import { referencesOf, isExported } from './references.js';
 import { calledFunction, describeFunction, feedParameter, isReturnOf, returnCallers, returningFunction } from './callers.js';
 import { promiseAllSlot } from './promise-all.js';
 import { locationOf } from './context.js';
-import { responsesTypeOf, type SiteAnalysis } from './site.js';
+import { USAGE_NEVER_SENT, responsesTypeOf, type SiteAnalysis } from './site.js';
 import { deadGuard, flagTest } from './dead-branches.js';
 import { isParamsMessagesValue } from './messages.js';
 import { HolderFollower } from './holders.js';
@@ -427,6 +427,8 @@ export class ResultAnalyzer {
         else this.site.reason('no-equivalent-result', step.detail);
         return;
       }
+      // a stream's final completion (finalChatCompletion()) had the usage its chunks carried: none
+      if (step.to === 'usage' && this.site.streamWithoutUsage) return this.site.reason('no-equivalent-result', USAGE_NEVER_SENT);
       if (!step.path.length && access.optional && chain.links.length) chain.pendingOptional = true;
       step.path.forEach((name, i) => {
         const optional = i === 0 && (chain.links.length ? access.optional || Boolean(chain.pendingOptional) : chain.rootOptional);

@@ -13,6 +13,9 @@ import { isChatMethodQuery } from './types.js';
 import type { ReasonCode, ReasonRef } from '../rules/reasons.js';
 import type { RuleId } from '../rules/ids.js';
 
+/** The no-equivalent-result detail for usage read from a Chat stream that never carried it (S-USAGE). */
+export const USAGE_NEVER_SENT = 'usage read from a Chat stream that carried none (no stream_options.include_usage: true; a Responses stream always ends with it)';
+
 export class SiteAnalysis {
   readonly reasons: ReasonRef[] = [];
   readonly notes: Note[] = [];
@@ -32,6 +35,11 @@ export class SiteAnalysis {
   replay = false;
   /** Declarations of the local message histories this site sends (V-LOCAL / V-PUSH). */
   readonly histories = new Set<ts.Node>();
+  /**
+   * S-USAGE: the call streams without `stream_options.include_usage: true`, so its chunks never
+   * carried usage, where every Responses stream ends with it: a read of it would start to find one.
+   */
+  streamWithoutUsage = false;
   /** The request declares custom tools, whose replies the tool cannot tell apart (M-TOOL). */
   customTools = false;
   /** The history holds `role: 'tool'` replies. */

@@ -24,7 +24,7 @@ import { ResultAnalyzer, useOf } from './results.js';
 import { promiseAllSlot } from './promise-all.js';
 import { firstEventAssignments, iterationCounters, iterationEffects, leavesIteration } from './stream-counters.js';
 import { failureTellsApart, tellsSdkErrorsApart } from './parse-errors.js';
-import type { SiteAnalysis } from './site.js';
+import { USAGE_NEVER_SENT, type SiteAnalysis } from './site.js';
 
 /** Where the SDK exports its Stream class (v4 to v7 spellings). */
 const SDK_STREAM_MODULES = /^openai\/(core\/)?streaming(\.m?js)?$/;
@@ -316,6 +316,7 @@ export class StreamAnalyzer {
       this.site.edit({ op: 'rename', rule: 'S-FINAL', ...this.site.range(access.name), to: 'finalResponse' });
       return results.analyzeValue(awaited, rule.shape);
     }
+    if (rule.shape === 'usage' && this.site.streamWithoutUsage) return this.site.reason('no-equivalent-result', USAGE_NEVER_SENT);
     // finalContent() / totalUsage(): the value is a field of the final response
     // totalUsage() always resolved to an object; Response.usage is optional in the types
     const isTs = /\.(ts|tsx|mts|cts)$/.test(call.getSourceFile().fileName);
@@ -444,6 +445,7 @@ export class StreamAnalyzer {
       }
       case 'chunk-usage':
       case 'usage-leaf': {
+        if (this.site.streamWithoutUsage) return this.site.reason('no-equivalent-result', USAGE_NEVER_SENT);
         this.site.note('S-USAGE', 'info', 'Stream usage is read from the response.completed / response.incomplete event; include_usage is not needed.');
         const inGuard = this.narrowed.some((r) => isInside(end, r.node) && this.sameVariable(chain.root, r.variable));
         if (shape === 'chunk-usage' && !chain.usageLinks.length && isBooleanContext(outer)) return edit('usageGuard', end);
