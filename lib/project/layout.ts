@@ -33,20 +33,26 @@ export interface PackageJson {
   files?: unknown;
 }
 
+/** The scripts that start an app. */
+const PROGRAM_SCRIPTS = ['start', 'serve', 'dev'];
 /** A `start` script that runs a program: a file under node and its kin, or a framework's server. */
 const PROGRAM_START = /(?:^|[\s;&|(])(?:node|nodemon|ts-node|ts-node-dev|tsx|bun|deno|pm2|forever|next|nuxt|vite|react-scripts|remix-serve|astro|expo|electron|nest)\b/;
 
 /**
  * An application, not a library: a plugin its host loads (isHostPlugin), or a package whose `npm
- * start` runs a program (`node src/index.js`, `nodemon ./bin/www`, `next start`) and that declares
+ * start` (or `serve`, `dev`) script runs a program (`node src/index.js`, `nodemon ./bin/www`, `next start`) and that declares
  * nothing a consumer would import (no `exports`, `module`, `types`, `typings`, `bin`, `files`).
  * `npm init` leaves an app unprivate with a `main`; its modules have no consumers elsewhere
  * (probes of JavaScript apps: W-EDGE stopped at them).
  */
 export function isApplicationPackage(json: PackageJson): boolean {
   if (isHostPlugin(json)) return true;
-  const start = json.scripts?.start;
-  if (typeof start !== 'string' || !PROGRAM_START.test(start)) return false;
+  // `start`, or what apps name it otherwise (probe of generators: a server whose script is `serve`)
+  const runs = PROGRAM_SCRIPTS.some((name) => {
+    const script = json.scripts?.[name];
+    return typeof script === 'string' && PROGRAM_START.test(script);
+  });
+  if (!runs) return false;
   return !(json.exports || json.module || json.types || json.typings || json.bin || json.files);
 }
 

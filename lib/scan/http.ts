@@ -33,7 +33,7 @@
  */
 import type { Provider } from '../report/model.js';
 import { HTTP_MODULES, NODE_HTTP } from '../rules/http.js';
-import { ts, unwrap, stringValue, propertyNameText, propertyValue, findProperty, walk, isFunctionLike, shortText, returnExpressions } from './ast.js';
+import { ts, unwrap, climbWrappers, stringValue, propertyNameText, propertyValue, findProperty, walk, isFunctionLike, shortText, returnExpressions } from './ast.js';
 import { aliasTarget, bindingOfExpression, declarationOf, type BindingScope, type ModuleBinding } from './bindings.js';
 import { referencesOf } from './references.js';
 
@@ -242,11 +242,32 @@ function valueOf(id: ts.Identifier, scope: Scope): { value: ts.Expression; scope
     const init = ts.isParameter(decl) || ts.isBindingElement(decl) ? decl.initializer : undefined;
     return init ? { value: init, scope: deeper(scope), viaParam: true } : undefined;
   }
-  if (ts.isVariableDeclaration(decl) && decl.initializer && ts.isIdentifier(decl.name) && decl.parent.flags & ts.NodeFlags.Const) {
-    // (a const declared inside a wrapper may be built from the wrapper's parameters)
+  if (ts.isVariableDeclaration(decl) && decl.initializer && ts.isIdentifier(decl.name) && (decl.parent.flags & ts.NodeFlags.Const || neverAssigned(decl.name, scope.checker))) {
+    // (a const declared inside a wrapper may be built from the wrapper's parameters; V-LOCAL: a
+    // `let` never assigned again holds its initialiser too)
     return { value: decl.initializer, scope: deeper(scope), viaParam: false };
   }
   return undefined;
+}
+
+/** A `let`/`var` no statement of its scope assigns again (`=`, `+=`, `++`, a destructuring target). */
+function neverAssigned(name: ts.Identifier, checker: ts.TypeChecker): boolean {
+  return referencesOf(checker, name).every((ref) => {
+    const outerRef = climbWrappers(ref);
+    const parent = outerRef.parent;
+    if (ts.isBinaryExpression(parent) && parent.left === outerRef && parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment) return false;
+    if ((ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent)) && (parent.operator === ts.SyntaxKind.PlusPlusToken || parent.operator === ts.SyntaxKind.MinusMinusToken)) return false;
+    if ((ts.isForOfStatement(parent) || ts.isForInStatement(parent)) && parent.initializer === outerRef) return false;
+    if (ts.isShorthandPropertyAssignment(parent) || ts.isArrayLiteralExpression(parent)) return !isAssignmentTarget(parent);
+    return true;
+  });
+}
+
+/** An object or array literal that is the left side of a destructuring assignment (`[a, b] = …`, `({ a } = …)`). */
+function isAssignmentTarget(n: ts.Node): boolean {
+  let current = n;
+  while (ts.isObjectLiteralExpression(current.parent) || ts.isArrayLiteralExpression(current.parent) || ts.isPropertyAssignment(current.parent) || ts.isShorthandPropertyAssignment(current.parent) || ts.isParenthesizedExpression(current.parent)) current = current.parent;
+  return ts.isBinaryExpression(current.parent) && current.parent.left === current && current.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
 }
 
 /**
@@ -305,6 +326,92 @@ function thisFieldValue(access: ts.PropertyAccessExpression): ts.Expression | un
   return values.length === 1 ? values[0] : undefined;
 }
 
+/**
+ * `this.<name>` of a constructor parameter property (`constructor(protected readonly endpoint:
+ * string)`): what the constructions in the file pass it, `super(…)` of a subclass or `new C(…)`,
+ * its default, and anything a construction out of view may pass. Undefined when the class has no
+ * such parameter.
+ */
+function parameterPropertyTexts(access: ts.PropertyAccessExpression, scope: Scope): UrlText | undefined {
+  if (access.expression.kind !== ts.SyntaxKind.ThisKeyword) return undefined;
+  // the class that declares it may be a base class (`this.endpoint` in a subclass)
+  let param: ts.Declaration | undefined;
+  try {
+    param = scope.checker.getSymbolAtLocation(access.name)?.valueDeclaration;
+  } catch {
+    return undefined;
+  }
+  if (!param || !ts.isParameter(param) || !ts.isConstructorDeclaration(param.parent) || !ts.getModifiers(param)?.length) return undefined;
+  const ctor = param.parent;
+  const index = ctor.parameters.indexOf(param);
+  const own = ctor.parent.name;
+  const values: UrlText[] = [UNKNOWN];
+  if (param.initializer) values.push(urlText(param.initializer, deeper(scope)));
+  walk(ctor.getSourceFile(), (n) => {
+    const args = ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.SuperKeyword && extendsClass(n, own) ? n.arguments
+      : ts.isNewExpression(n) && own && ts.isIdentifier(n.expression) && n.expression.text === own.text ? n.arguments : undefined;
+    const arg = args?.[index];
+    if (arg && !ts.isSpreadElement(arg)) values.push(urlText(arg, deeper(scope)));
+  });
+  return alternatives(values);
+}
+
+/**
+ * `this.<name>` of a field the class declares without a value (`abstract readonly url: string`):
+ * the values its subclasses in the file give it, and anything a subclass out of view may.
+ */
+function subclassFieldTexts(access: ts.PropertyAccessExpression, scope: Scope): UrlText | undefined {
+  if (access.expression.kind !== ts.SyntaxKind.ThisKeyword) return undefined;
+  let field: ts.Declaration | undefined;
+  try {
+    field = scope.checker.getSymbolAtLocation(access.name)?.valueDeclaration;
+  } catch {
+    return undefined;
+  }
+  if (!field || !ts.isPropertyDeclaration(field) || field.initializer || !ts.isClassLike(field.parent)) return undefined;
+  const base = field.parent.name;
+  const values: UrlText[] = [];
+  walk(field.getSourceFile(), (n) => {
+    if (!ts.isClassLike(n) || !extendsClass(n, base)) return;
+    for (const member of n.members) {
+      if (ts.isPropertyDeclaration(member) && member.initializer && propertyNameText(member.name) === access.name.text) values.push(urlText(member.initializer, deeper(scope)));
+    }
+  });
+  return values.length ? alternatives([UNKNOWN, ...values]) : undefined;
+}
+
+/** `super(…)` in a class (or the class itself) that extends the class named `base`. */
+function extendsClass(node: ts.Node, base: ts.Identifier | undefined): boolean {
+  let cls: ts.Node | undefined = node;
+  while (cls && !ts.isClassLike(cls)) cls = cls.parent;
+  const heritage = cls && (cls as ts.ClassLikeDeclaration).heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword);
+  const parent = heritage?.types[0]?.expression;
+  return Boolean(base && parent && ts.isIdentifier(parent) && parent.text === base.text);
+}
+
+/**
+ * The value a property read names where it is declared: a property of an object literal
+ * (`CONFIG.openai.url`, however deep), a static or readonly class field with an initialiser
+ * (`Client.ENDPOINT`), an enum member. Undefined otherwise.
+ */
+function declaredValue(access: ts.PropertyAccessExpression, checker: ts.TypeChecker): ts.Expression | undefined {
+  let symbol: ts.Symbol | undefined;
+  try {
+    symbol = checker.getSymbolAtLocation(access.name);
+  } catch {
+    return undefined;
+  }
+  const decl = symbol?.valueDeclaration;
+  if (!decl || decl.getSourceFile().isDeclarationFile) return undefined;
+  if (ts.isPropertyAssignment(decl)) return decl.initializer;
+  if (ts.isEnumMember(decl)) return decl.initializer;
+  if (ts.isPropertyDeclaration(decl) && decl.initializer) {
+    const flags = ts.getCombinedModifierFlags(decl);
+    if (flags & (ts.ModifierFlags.Static | ts.ModifierFlags.Readonly)) return decl.initializer;
+  }
+  return undefined;
+}
+
 /** The static text of a URL expression. */
 function urlText(expression: ts.Expression, scope: Scope): UrlText {
   if (scope.depth > MAX_DEPTH) return UNKNOWN;
@@ -352,9 +459,13 @@ function urlText(expression: ts.Expression, scope: Scope): UrlText {
     if (e.name.text === 'href') return urlText(e.expression, deeper(scope)); // url.href
     const field = thisFieldValue(e);
     if (field) return urlText(field, deeper(scope));
+    const passed = parameterPropertyTexts(e, scope) ?? subclassFieldTexts(e, scope);
+    if (passed) return passed;
     const obj = objectOf(e.expression, scope);
     const prop = obj && propertyValue(findProperty(obj.object, e.name.text));
     if (prop && obj) return withVia(urlText(prop, obj.scope), obj.viaParam);
+    const declared = declaredValue(e, scope.checker);
+    if (declared) return urlText(declared, deeper(scope));
     return UNKNOWN;
   }
   if (ts.isCallExpression(e)) {
@@ -429,28 +540,46 @@ function withVia(t: UrlText, viaParam: boolean): UrlText {
 }
 
 /** An object literal an expression stands for (inline, a const, a wrapper's argument), with the scope to read it in. */
-function objectOf(expression: ts.Expression, scope: Scope): { object: ts.ObjectLiteralExpression; scope: Scope; viaParam: boolean } | undefined {
+function objectOf(expression: ts.Expression, scope: Scope): OptionsObject | undefined {
   if (scope.depth > MAX_DEPTH) return undefined;
   const e = unwrap(expression);
   if (ts.isObjectLiteralExpression(e)) return { object: e, scope, viaParam: false };
   if (ts.isIdentifier(e)) {
     const v = valueOf(e, scope);
-    if (!v) return undefined;
+    if (!v) return reassignedObject(e, scope);
     const o = objectOf(v.value, v.scope);
     return o && { ...o, viaParam: o.viaParam || v.viaParam };
   }
   return undefined;
 }
 
+/** Request options held in an object literal: where to read its values, and how sure they are. */
+interface OptionsObject {
+  object: ts.ObjectLiteralExpression;
+  scope: Scope;
+  viaParam: boolean;
+  /** A `let` assigned again: its initialiser is one of the values it may hold. */
+  reassigned?: true;
+}
+
+/** `let config = { url: … }` assigned again later: the initialiser, as one possibility among others. */
+function reassignedObject(id: ts.Identifier, scope: Scope): OptionsObject | undefined {
+  const decl = declarationThrough(scope.checker, id);
+  if (!decl || !ts.isVariableDeclaration(decl) || !decl.initializer || boundParameter(decl, scope)) return undefined;
+  const init = unwrap(decl.initializer);
+  return ts.isObjectLiteralExpression(init) ? { object: init, scope: deeper(scope), viaParam: false, reassigned: true } : undefined;
+}
+
 /** The value of a property of an options object, read in its scope. */
-function optionText(obj: { object: ts.ObjectLiteralExpression; scope: Scope; viaParam: boolean }, ...keys: string[]): UrlText | undefined {
+function optionText(obj: OptionsObject, ...keys: string[]): UrlText | undefined {
   for (const key of keys) {
     const p = findProperty(obj.object, key);
     if (!p) continue;
     // `{ hostname, path }`: the shorthand names a variable (or a wrapper's parameter)
     const value = ts.isShorthandPropertyAssignment(p) ? p.name : propertyValue(p);
     if (!value) return withVia(UNKNOWN, obj.viaParam);
-    return withVia(urlText(value, obj.scope), obj.viaParam);
+    const t = withVia(urlText(value, obj.scope), obj.viaParam);
+    return obj.reassigned ? alternatives([t, UNKNOWN]) : t;
   }
   return undefined;
 }
@@ -459,7 +588,7 @@ function optionText(obj: { object: ts.ObjectLiteralExpression; scope: Scope; via
  * The URL of request options: `url` (with a `baseURL`/`prefixUrl` in the same options), or node's
  * `protocol` + `hostname`/`host` + `path`. Undefined when the options name no URL or path.
  */
-function optionsUrl(obj: { object: ts.ObjectLiteralExpression; scope: Scope; viaParam: boolean }, instanceBase?: UrlText, scheme = 'https:'): UrlText | undefined {
+function optionsUrl(obj: OptionsObject, instanceBase?: UrlText, scheme = 'https:'): UrlText | undefined {
   const url = optionText(obj, 'url');
   const base = optionText(obj, ...BASE_URL_KEYS) ?? instanceBase;
   if (url) return joinBase(base, url);

@@ -613,10 +613,13 @@ export class ProviderResolver {
         return this.unresolved(module, `${shortText(decl.name, 30)} imported in ${locationOf(this.ctx, decl)}`);
       }
       const root = bindingRoot(decl);
-      if (root && ts.isParameter(root)) {
+      // `const { openai, prompt } = options` in the body: as if destructured in the parameter list
+      const param = root && ts.isVariableDeclaration(root) ? destructuredParameter(this.ctx.checker, root) : undefined;
+      if (root && (ts.isParameter(root) || param)) {
+        const from = param ?? (root as ts.ParameterDeclaration);
         const evidence = `${shortText(decl.name, 30)} is destructured from a parameter in ${locationOf(this.ctx, decl)}`;
         const keys = bindingPath(decl);
-        return keys && ts.isIdentifier(decl.name) ? this.fromParameter(root, keys, decl.initializer, evidence, use, depth, decl.name) : this.fromTyped(root, undefined, evidence, use);
+        return keys && ts.isIdentifier(decl.name) ? this.fromParameter(from, keys, decl.initializer, evidence, use, depth, decl.name) : this.fromTyped(from, undefined, evidence, use);
       }
       return this.byType(use, 'injected', `${shortText(decl.name, 30)} in ${locationOf(this.ctx, decl)}`);
     }
@@ -1379,6 +1382,22 @@ function bindingPath(decl: ts.BindingElement): string[] | undefined {
     current = current.parent.parent;
   }
   return keys;
+}
+
+/**
+ * The parameter a `const { … } = param` declaration destructures, when the parameter is a plain
+ * name no statement assigns again: its keys are then what its callers pass.
+ */
+function destructuredParameter(checker: ts.TypeChecker, decl: ts.VariableDeclaration): ts.ParameterDeclaration | undefined {
+  if (!(decl.parent.flags & ts.NodeFlags.Const) || !decl.initializer) return undefined;
+  const init = unwrap(decl.initializer);
+  const param = ts.isIdentifier(init) ? declarationOf(checker, init) : undefined;
+  if (!param || !ts.isParameter(param) || !ts.isIdentifier(param.name) || param.dotDotDotToken) return undefined;
+  const reassigned = referencesOf(checker, param.name).some((ref) => {
+    const parent = climbWrappers(ref).parent;
+    return ts.isBinaryExpression(parent) && parent.left === climbWrappers(ref) && parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
+  });
+  return reassigned ? undefined : param;
 }
 
 function bindingRoot(decl: ts.BindingElement): ts.Node | undefined {

@@ -655,8 +655,11 @@ export class ResultAnalyzer {
     const elements: { name: ts.Identifier; key: string; step: Extract<Step, { to: Shape }> }[] = [];
     for (const el of pattern.elements) {
       const key = propertyNameText(el.propertyName ?? (ts.isIdentifier(el.name) ? el.name : undefined));
+      // each of these has an equivalent (`{ choices: [{ message: { content } }] }` is output_text),
+      // but the rewrite knows only a flat pattern of plain names (probe of generators: koi-artem/nestjs-openai)
       if (!key || !ts.isIdentifier(el.name) || el.dotDotDotToken || el.initializer) {
-        return this.site.reason('no-equivalent-result', `destructuring of ${describe(chain)}`);
+        const how = el.dotDotDotToken ? 'a rest element' : el.initializer ? 'a default value' : 'a nested pattern';
+        return this.site.reason('not-supported-yet', `destructuring of ${describe(chain)} with ${how}`);
       }
       const step = ownEntry(table, key);
       if (!step) return this.site.reason('no-equivalent-result', describe(chain, key));
