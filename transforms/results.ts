@@ -69,7 +69,11 @@ function isJavaScript(file: string): boolean {
 
 /** `root<chat chain>` → `root<responses links>`; the root's own text (and parentheses) is kept. */
 export function rewriteChain(ctx: TransformContext, edit: ChainEdit): void {
-  const tail = renderLinks(ctx, edit.tail) + (edit.appendLength ? '.length' : '');
+  // links that collapse into one (`tool_calls![0]!.function!` → `find(…)!`) keep one `!`: the
+  // tail's last, or the one the source writes right after the chain
+  let tail = renderLinks(ctx, edit.tail).replace(/!{2,}/g, '!');
+  if (tail.endsWith('!') && ctx.text[edit.end] === '!' && ctx.text[edit.end + 1] !== '=' && !edit.appendLength) tail = tail.slice(0, -1);
+  tail += edit.appendLength ? '.length' : '';
   if (edit.rootText !== undefined) {
     ctx.editor.replace(edit.start, edit.end, `${edit.rootText}${tail}`);
     return;
