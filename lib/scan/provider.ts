@@ -1007,6 +1007,8 @@ export class ProviderResolver {
   // ---- calls ---------------------------------------------------------------------------------
 
   private fromCall(call: ts.CallExpression, depth: number): Origin[] {
+    const copy = this.withOptions(call, depth);
+    if (copy) return copy;
     const where = locationOf(this.ctx, call);
     const fns = this.functionsOf(call.expression);
     const returns = fns.flatMap(returnExpressions);
@@ -1028,6 +1030,22 @@ export class ProviderResolver {
     if (binding && wrapsOther) return [{ kind: 'foreign', evidence: `${shortText(call.expression, 30)}(…) from '${binding.module}' wraps another SDK's client in ${where}` }];
     if (binding) return fromPackage(binding.module, `${shortText(call.expression, 30)}() from '${binding.module}' in ${where}`);
     return this.byType(call, 'injected', `${shortText(call, 40)} in ${where} (returned by a function out of view)`);
+  }
+
+  /**
+   * `client.withOptions({ … })`: the SDK's copy of the client, with the options given over the
+   * client's own. A base URL (or what else decides the provider) given there decides; otherwise the
+   * copy reaches what the client reaches. Undefined when the call is not that.
+   */
+  private withOptions(call: ts.CallExpression, depth: number): Origin[] | undefined {
+    const callee = unwrap(call.expression);
+    if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'withOptions') return undefined;
+    const client = this.origins(callee.expression, depth);
+    if (!client.length || !client.every((o) => o.kind === 'sdk')) return undefined;
+    const arg = call.arguments[0];
+    if (!arg) return client;
+    const own = this.readOptions(arg, `${shortText(callee.expression, 30)}.withOptions(…) in ${locationOf(this.ctx, call)}`, depth);
+    return own.kind === 'sdk' && own.isDefault ? client : [own];
   }
 
   /** The provider of an openai client handed to a library call, if one is. */
