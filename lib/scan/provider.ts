@@ -1087,6 +1087,28 @@ export class ProviderResolver {
     return out;
   }
 
+  /**
+   * `this.service.getClient` where `service = inject(OpenAIService)` (Angular's `inject` from
+   * '@angular/core'): without Angular's types the checker cannot type the field, but the value is
+   * the project class's instance, as a constructor parameter typed `OpenAIService` is (corpus:
+   * MrKatze/CharlesTherapy). The method of that class, or undefined.
+   */
+  private injectedMethod(access: ts.PropertyAccessExpression): ts.FunctionLikeDeclaration | undefined {
+    const holder = unwrap(access.expression);
+    const field = ts.isPropertyAccessExpression(holder) && holder.expression.kind === ts.SyntaxKind.ThisKeyword
+      ? this.ctx.checker.getSymbolAtLocation(holder.name)?.valueDeclaration
+      : ts.isIdentifier(holder) ? declarationOf(this.ctx.checker, holder) : undefined;
+    const init = field && (ts.isPropertyDeclaration(field) || ts.isVariableDeclaration(field)) && field.initializer ? unwrap(field.initializer) : undefined;
+    if (!init || !ts.isCallExpression(init) || init.arguments.length !== 1 || !ts.isIdentifier(init.arguments[0])) return undefined;
+    const binding = bindingOfExpression(this.ctx, init.expression);
+    if (!binding || binding.kind !== 'export' || binding.module !== '@angular/core' || binding.name !== 'inject') return undefined;
+    const cls = declarationOf(this.ctx.checker, init.arguments[0] as ts.Identifier);
+    const target = cls && (ts.isImportSpecifier(cls) || ts.isImportClause(cls)) ? aliasTarget(this.ctx.checker, cls) : cls;
+    if (!target || !ts.isClassDeclaration(target)) return undefined;
+    const method = target.members.find((m) => ts.isMethodDeclaration(m) && m.body && propertyNameText(m.name) === access.name.text);
+    return method as ts.MethodDeclaration | undefined;
+  }
+
   /** The project function a callee names: a declaration, a const arrow, a method. */
   private functionOf(callee: ts.Expression): ts.FunctionLikeDeclaration | undefined {
     const e = unwrap(callee);
@@ -1097,6 +1119,7 @@ export class ProviderResolver {
     if (symbol && symbol.flags & ts.SymbolFlags.Alias) {
       try { symbol = this.ctx.checker.getAliasedSymbol(symbol); } catch { return undefined; }
     }
+    if (!symbol && ts.isPropertyAccessExpression(e)) return this.injectedMethod(e);
     for (const d of symbol?.declarations ?? []) {
       if (!isProjectFile(d.getSourceFile())) continue;
       if (isFunctionLike(d) && (d as ts.FunctionLikeDeclaration).body) return d as ts.FunctionLikeDeclaration;
