@@ -326,6 +326,15 @@ function thisFieldValue(access: ts.PropertyAccessExpression): ts.Expression | un
   return values.length === 1 ? values[0] : undefined;
 }
 
+/** The declaration of the value a property name reads, as the checker resolves it (also in a base class). */
+function declarationNamed(checker: ts.TypeChecker, name: ts.MemberName): ts.Declaration | undefined {
+  try {
+    return checker.getSymbolAtLocation(name)?.valueDeclaration;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * `this.<name>` of a constructor parameter property (`constructor(protected readonly endpoint:
  * string)`): what the constructions in the file pass it, `super(…)` of a subclass or `new C(…)`,
@@ -335,12 +344,7 @@ function thisFieldValue(access: ts.PropertyAccessExpression): ts.Expression | un
 function parameterPropertyTexts(access: ts.PropertyAccessExpression, scope: Scope): UrlText | undefined {
   if (access.expression.kind !== ts.SyntaxKind.ThisKeyword) return undefined;
   // the class that declares it may be a base class (`this.endpoint` in a subclass)
-  let param: ts.Declaration | undefined;
-  try {
-    param = scope.checker.getSymbolAtLocation(access.name)?.valueDeclaration;
-  } catch {
-    return undefined;
-  }
+  const param = declarationNamed(scope.checker, access.name);
   if (!param || !ts.isParameter(param) || !ts.isConstructorDeclaration(param.parent) || !ts.getModifiers(param)?.length) return undefined;
   const ctor = param.parent;
   const index = ctor.parameters.indexOf(param);
@@ -362,12 +366,7 @@ function parameterPropertyTexts(access: ts.PropertyAccessExpression, scope: Scop
  */
 function subclassFieldTexts(access: ts.PropertyAccessExpression, scope: Scope): UrlText | undefined {
   if (access.expression.kind !== ts.SyntaxKind.ThisKeyword) return undefined;
-  let field: ts.Declaration | undefined;
-  try {
-    field = scope.checker.getSymbolAtLocation(access.name)?.valueDeclaration;
-  } catch {
-    return undefined;
-  }
+  const field = declarationNamed(scope.checker, access.name);
   if (!field || !ts.isPropertyDeclaration(field) || field.initializer || !ts.isClassLike(field.parent)) return undefined;
   const base = field.parent.name;
   const values: UrlText[] = [];
@@ -395,13 +394,7 @@ function extendsClass(node: ts.Node, base: ts.Identifier | undefined): boolean {
  * (`Client.ENDPOINT`), an enum member. Undefined otherwise.
  */
 function declaredValue(access: ts.PropertyAccessExpression, checker: ts.TypeChecker): ts.Expression | undefined {
-  let symbol: ts.Symbol | undefined;
-  try {
-    symbol = checker.getSymbolAtLocation(access.name);
-  } catch {
-    return undefined;
-  }
-  const decl = symbol?.valueDeclaration;
+  const decl = declarationNamed(checker, access.name);
   if (!decl || decl.getSourceFile().isDeclarationFile) return undefined;
   if (ts.isPropertyAssignment(decl)) return decl.initializer;
   if (ts.isEnumMember(decl)) return decl.initializer;
