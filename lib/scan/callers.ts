@@ -112,7 +112,8 @@ export function returnCallers(fn: FollowedFunction, outer: ts.Node, ctx: ScanCon
 function overloadSignature(fn: FollowedFunction): ts.Node | undefined {
   if (!(ts.isFunctionDeclaration(fn) || ts.isMethodDeclaration(fn)) || !fn.name) return undefined;
   const name = fn.name.getText();
-  const siblings: readonly ts.Node[] = ts.isFunctionDeclaration(fn) ? (fn.parent as ts.Block | ts.SourceFile).statements ?? [] : (fn.parent as ts.ClassLikeDeclaration).members;
+  // a method of an object literal has no overloads (probe of projects' own tests: it threw here)
+  const siblings: readonly ts.Node[] = ts.isFunctionDeclaration(fn) ? (fn.parent as ts.Block | ts.SourceFile).statements ?? [] : ts.isClassLike(fn.parent) ? fn.parent.members : [];
   return siblings.find((n) => n !== fn && (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n)) && !n.body && n.name?.getText() === name);
 }
 
