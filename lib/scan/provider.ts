@@ -157,6 +157,10 @@ export class ProviderResolver {
     const where = locationOf(this.ctx, expr);
     const cls = sdkClassOf(bindingOfExpression(this.ctx, expr.expression));
     const text = `new ${shortText(expr.expression, 30)}()`;
+    // a test file that mocks the openai module (`jest.mock('openai', …)`, hoisted above its imports):
+    // every client it builds is the double (N04), not a site (probe of projects' own tests)
+    const mocked = cls === 'openai' ? moduleMock(expr.getSourceFile()) : undefined;
+    if (mocked) return [{ kind: 'foreign', evidence: `${text} in ${where}, a file that replaces the openai module (${mocked})`, double: true }];
     if (cls === 'openai') return [this.fromOptions(expr.arguments?.[0], `${text} in ${where}`, depth, expr)];
     if (cls === 'azure') {
       return [{ kind: 'sdk', provider: 'azure-legacy', evidence: `${text} in ${where}`, reason: { code: 'azure-legacy' }, notes: [], isDefault: false }];
@@ -1439,6 +1443,18 @@ function destructuredParameter(checker: ts.TypeChecker, decl: ts.VariableDeclara
     return ts.isBinaryExpression(parent) && parent.left === climbWrappers(ref) && parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
   });
   return reassigned ? undefined : param;
+}
+
+/** `jest.mock('openai'…)` / `vi.mock('openai'…)` at a file's top level (which the runner hoists), as written; else undefined. */
+function moduleMock(sf: ts.SourceFile): string | undefined {
+  for (const st of sf.statements) {
+    const call = ts.isExpressionStatement(st) ? unwrap(st.expression) : undefined;
+    if (!call || !ts.isCallExpression(call) || !ts.isPropertyAccessExpression(call.expression)) continue;
+    const { expression: runner, name } = call.expression;
+    if (!ts.isIdentifier(runner) || !['jest', 'vi'].includes(runner.text) || name.text !== 'mock') continue;
+    if (stringValue(call.arguments[0]) === 'openai') return `${runner.text}.mock('openai')`;
+  }
+  return undefined;
 }
 
 function bindingRoot(decl: ts.BindingElement): ts.Node | undefined {
