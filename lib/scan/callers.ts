@@ -14,7 +14,7 @@ import type { ScanContext } from './context.js';
 import type { SiteAnalysis } from './site.js';
 import { locationOf, relativeFile } from './context.js';
 import { isExported, isModuleExports, referencesOf, symbolOf } from './references.js';
-import { defaultImportBindings } from './default-imports.js';
+import { defaultImportBindings, isProjectSpecifier } from './default-imports.js';
 import { fromMissingModule } from './missing-module.js';
 import { isErrorType } from './types.js';
 
@@ -361,7 +361,7 @@ function unresolvedProjectImport(checker: ts.TypeChecker, binding: ts.Node): str
   while (decl && !ts.isImportDeclaration(decl)) decl = decl.parent;
   if (!decl || !ts.isStringLiteral(decl.moduleSpecifier)) return undefined;
   const spec = decl.moduleSpecifier.text;
-  if (!/^(\.|\/|@\/|~|#|\$)/.test(spec)) return undefined;
+  if (!isProjectSpecifier(spec)) return undefined;
   return checker.getSymbolAtLocation(decl.moduleSpecifier) ? undefined : spec;
 }
 

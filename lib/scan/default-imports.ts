@@ -7,6 +7,8 @@
  */
 import { ts, climbWrappers, stringValue, walk } from './ast.js';
 import { isRequireCall } from './commonjs.js';
+import { moduleNames } from './injected.js';
+import { symbolOf } from './references.js';
 
 export type DefaultBindings = { locals: ts.Identifier[] } | { stop: string; at: ts.Node };
 
@@ -45,23 +47,21 @@ function moduleSpecifierOf(n: ts.Node): ts.StringLiteralLike | undefined {
 
 /** The source file a specifier resolves to, 'unresolved', or undefined for a package. */
 function resolvedModule(checker: ts.TypeChecker, spec: ts.StringLiteralLike): ts.SourceFile | 'unresolved' | undefined {
-  let symbol: ts.Symbol | undefined;
-  try {
-    symbol = checker.getSymbolAtLocation(spec);
-  } catch {
-    symbol = undefined;
-  }
+  const symbol = symbolOf(checker, spec);
   const decl = symbol?.valueDeclaration ?? symbol?.declarations?.[0];
   if (decl && ts.isSourceFile(decl)) return decl;
-  return /^(\.|\/|@\/|~|#|\$)/.test(spec.text) ? 'unresolved' : undefined;
+  return isProjectSpecifier(spec.text) ? 'unresolved' : undefined;
 }
 
-/** A relative specifier's last segment is the module's file name (or its folder's, for an index). */
+/** A specifier of the project's own modules (relative, absolute, or an alias: `@/`, `~`, `#`, `$`), not a package's. */
+export function isProjectSpecifier(spec: string): boolean {
+  return /^(\.|\/|@\/|~|#|\$)/.test(spec);
+}
+
+/** A specifier's last segment is the module's file name (or its folder's, for an index). */
 function mayName(spec: string, moduleFile: string): boolean {
   const last = spec.split('/').pop()?.replace(/\.[a-z]+$/, '');
-  const parts = moduleFile.split(/[\\/]/);
-  const base = parts[parts.length - 1].replace(/\.[^.]+$/, '');
-  return last === base || (base === 'index' && last === parts[parts.length - 2]);
+  return last !== undefined && moduleNames(moduleFile).includes(last);
 }
 
 /** The names one reference to the module binds to its default export, or why its calls are hidden. */

@@ -33,9 +33,9 @@
  */
 import type { Provider } from '../report/model.js';
 import { HTTP_MODULES, NODE_HTTP } from '../rules/http.js';
-import { ts, unwrap, climbWrappers, stringValue, propertyNameText, propertyValue, findProperty, walk, isFunctionLike, shortText, returnExpressions } from './ast.js';
+import { ts, unwrap, climbWrappers, isWriteReference, stringValue, propertyNameText, propertyValue, findProperty, walk, isFunctionLike, shortText, returnExpressions } from './ast.js';
 import { aliasTarget, bindingOfExpression, declarationOf, type BindingScope, type ModuleBinding } from './bindings.js';
-import { referencesOf } from './references.js';
+import { referencesOf, symbolOf } from './references.js';
 
 export interface HttpSite {
   kind: 'http';
@@ -253,10 +253,9 @@ function valueOf(id: ts.Identifier, scope: Scope): { value: ts.Expression; scope
 /** A `let`/`var` no statement of its scope assigns again (`=`, `+=`, `++`, a destructuring target). */
 function neverAssigned(name: ts.Identifier, checker: ts.TypeChecker): boolean {
   return referencesOf(checker, name).every((ref) => {
+    if (isWriteReference(ref)) return false;
     const outerRef = climbWrappers(ref);
     const parent = outerRef.parent;
-    if (ts.isBinaryExpression(parent) && parent.left === outerRef && parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment) return false;
-    if ((ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent)) && (parent.operator === ts.SyntaxKind.PlusPlusToken || parent.operator === ts.SyntaxKind.MinusMinusToken)) return false;
     if ((ts.isForOfStatement(parent) || ts.isForInStatement(parent)) && parent.initializer === outerRef) return false;
     if (ts.isShorthandPropertyAssignment(parent) || ts.isArrayLiteralExpression(parent)) return !isAssignmentTarget(parent);
     return true;
@@ -326,15 +325,6 @@ function thisFieldValue(access: ts.PropertyAccessExpression): ts.Expression | un
   return values.length === 1 ? values[0] : undefined;
 }
 
-/** The declaration of the value a property name reads, as the checker resolves it (also in a base class). */
-function declarationNamed(checker: ts.TypeChecker, name: ts.MemberName): ts.Declaration | undefined {
-  try {
-    return checker.getSymbolAtLocation(name)?.valueDeclaration;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * `this.<name>` of a constructor parameter property (`constructor(protected readonly endpoint:
  * string)`): what the constructions in the file pass it, `super(…)` of a subclass or `new C(…)`,
@@ -344,7 +334,7 @@ function declarationNamed(checker: ts.TypeChecker, name: ts.MemberName): ts.Decl
 function parameterPropertyTexts(access: ts.PropertyAccessExpression, scope: Scope): UrlText | undefined {
   if (access.expression.kind !== ts.SyntaxKind.ThisKeyword) return undefined;
   // the class that declares it may be a base class (`this.endpoint` in a subclass)
-  const param = declarationNamed(scope.checker, access.name);
+  const param = symbolOf(scope.checker, access.name)?.valueDeclaration;
   if (!param || !ts.isParameter(param) || !ts.isConstructorDeclaration(param.parent) || !ts.getModifiers(param)?.length) return undefined;
   const ctor = param.parent;
   const index = ctor.parameters.indexOf(param);
@@ -366,7 +356,7 @@ function parameterPropertyTexts(access: ts.PropertyAccessExpression, scope: Scop
  */
 function subclassFieldTexts(access: ts.PropertyAccessExpression, scope: Scope): UrlText | undefined {
   if (access.expression.kind !== ts.SyntaxKind.ThisKeyword) return undefined;
-  const field = declarationNamed(scope.checker, access.name);
+  const field = symbolOf(scope.checker, access.name)?.valueDeclaration;
   if (!field || !ts.isPropertyDeclaration(field) || field.initializer || !ts.isClassLike(field.parent)) return undefined;
   const base = field.parent.name;
   const values: UrlText[] = [];
@@ -394,7 +384,7 @@ function extendsClass(node: ts.Node, base: ts.Identifier | undefined): boolean {
  * (`Client.ENDPOINT`), an enum member. Undefined otherwise.
  */
 function declaredValue(access: ts.PropertyAccessExpression, checker: ts.TypeChecker): ts.Expression | undefined {
-  const decl = declarationNamed(checker, access.name);
+  const decl = symbolOf(checker, access.name)?.valueDeclaration;
   if (!decl || decl.getSourceFile().isDeclarationFile) return undefined;
   if (ts.isPropertyAssignment(decl)) return decl.initializer;
   if (ts.isEnumMember(decl)) return decl.initializer;

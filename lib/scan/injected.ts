@@ -55,7 +55,7 @@ export class CallerSearch {
 }
 
 /** The names a module is imported by in a string: its file name, and its folder's for an index. */
-function moduleNames(file: string): string[] {
+export function moduleNames(file: string): string[] {
   const base = path.basename(file).replace(/\.[^.]+$/, '');
   return base === 'index' ? [base, path.basename(path.dirname(file))] : [base];
 }

@@ -65,8 +65,9 @@ export function failureTellsApart(rejecting: ts.Node, ctx: ScanContext, helper: 
 function sdkErrorTestIn(ctx: ScanContext, helper: boolean, from?: ts.Node): string | undefined {
   const search = ctx.callerSearch;
   if (!search) return undefined;
-  const test = helper ? SDK_API_ERROR_TEST : SDK_ERROR_TEST;
-  const files = [...new Set([...search.filesNaming('APIError'), ...(helper ? [] : search.filesNaming('OpenAIError'))])];
+  const classes = [...(helper ? SDK_ERRORS_CHAT_HAD.helper : SDK_ERRORS_CHAT_HAD.loop)];
+  const test = new RegExp(`instanceof\\s+(?:[\\w$]+\\.)?(?:${classes.join('|')})\\b`);
+  const files = [...new Set(classes.flatMap((name) => search.filesNaming(name)))];
   // the failing code's own file first: the test nearest to it
   const own = from && path.normalize(from.getSourceFile().fileName);
   const testing = [...files.filter((f) => path.normalize(f) === own), ...files].find((f) => test.test(search.textOf(f) ?? ''));
@@ -113,10 +114,6 @@ function handlerTellsApart(handler: ts.CatchClause | ts.Expression, ctx: ScanCon
   });
   return how;
 }
-
-/** `instanceof APIError`, `instanceof OpenAI.APIError` (or OpenAIError), as a file's text spells it. */
-const SDK_ERROR_TEST = /instanceof\s+(?:[\w$]+\.)?(?:APIError|OpenAIError)\b/;
-const SDK_API_ERROR_TEST = /instanceof\s+(?:[\w$]+\.)?APIError\b/;
 
 /** The error classes a Chat stream's failure was an instance of, as a failed Responses stream's is not. */
 const SDK_ERRORS_CHAT_HAD = { loop: new Set(['APIError', 'OpenAIError']), helper: new Set(['APIError']) };

@@ -11,7 +11,7 @@ import {
 } from '../rules/providers.js';
 import {
   ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, returnExpressions, isGlobal, thisClass, climbWrappers, isWriteReference, isPlainWriteTarget } from './ast.js';
-import { referencesOf } from './references.js';
+import { referencesOf, symbolOf } from './references.js';
 import { chainOf } from './find-sites.js';
 import { isMockPackage, isOtherSdk } from '../rules/other-sdks.js';
 import { aliasTarget, bindingOfDeclaration, bindingOfExpression, declarationOf, moduleOfRequire, sdkClassOf, valuesAssignedTo } from './bindings.js';
@@ -1100,7 +1100,7 @@ export class ProviderResolver {
   private injectedMethod(access: ts.PropertyAccessExpression): ts.FunctionLikeDeclaration | undefined {
     const holder = unwrap(access.expression);
     const field = ts.isPropertyAccessExpression(holder) && holder.expression.kind === ts.SyntaxKind.ThisKeyword
-      ? this.ctx.checker.getSymbolAtLocation(holder.name)?.valueDeclaration
+      ? symbolOf(this.ctx.checker, holder.name)?.valueDeclaration
       : ts.isIdentifier(holder) ? declarationOf(this.ctx.checker, holder) : undefined;
     const init = field && (ts.isPropertyDeclaration(field) || ts.isVariableDeclaration(field)) && field.initializer ? unwrap(field.initializer) : undefined;
     if (!init || !ts.isCallExpression(init) || init.arguments.length !== 1 || !ts.isIdentifier(init.arguments[0])) return undefined;
@@ -1438,11 +1438,7 @@ function destructuredParameter(checker: ts.TypeChecker, decl: ts.VariableDeclara
   const init = unwrap(decl.initializer);
   const param = ts.isIdentifier(init) ? declarationOf(checker, init) : undefined;
   if (!param || !ts.isParameter(param) || !ts.isIdentifier(param.name) || param.dotDotDotToken) return undefined;
-  const reassigned = referencesOf(checker, param.name).some((ref) => {
-    const parent = climbWrappers(ref).parent;
-    return ts.isBinaryExpression(parent) && parent.left === climbWrappers(ref) && parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
-  });
-  return reassigned ? undefined : param;
+  return referencesOf(checker, param.name).some(isWriteReference) ? undefined : param;
 }
 
 /** `jest.mock('openai'…)` / `vi.mock('openai'…)` at a file's top level (which the runner hoists), as written; else undefined. */
