@@ -75,10 +75,10 @@ const PREFILTER_PATTERN = new RegExp(PREFILTER_WORDS.join('|'));
 
 /**
  * Among the candidates, the files that can hold a call site themselves (the SDK chain, the URL,
- * or v3's method all contain one of these words); the others can only define clients, helpers or
+ * v3's method and a batch's `batches.create` all contain one of these words); the others can only define clients, helpers or
  * base classes, and are read when a site's file imports them.
  */
-const SITE_PATTERN = /completions|createChatCompletion/;
+const SITE_PATTERN = /completions|createChatCompletion|batches/;
 
 export function mayHoldCallSite(text: string): boolean {
   return SITE_PATTERN.test(text);
@@ -86,13 +86,13 @@ export function mayHoldCallSite(text: string): boolean {
 
 /**
  * The text calls something a site can be: `completions.create(` (also split over lines, optional,
- * element access), `createChatCompletion(`, or names the endpoint (raw HTTP; the SDK's module path
+ * element access), `createChatCompletion(`, `batches.create(`, or names the endpoint (raw HTTP; the SDK's module path
  * `openai/resources/chat/completions` is not the endpoint); or it holds a completions resource
  * (`const completions0 = client.chat.completions`, `const { completions } = client.chat`), whose
  * calls (`completions0.create(`) do not spell `completions.create`.
  */
 export function callsSomething(text: string): boolean {
-  return /completions[\s'"\][?.]{0,40}(create|parse|stream|runTools|runFunctions)[\s'"\]?.]{0,8}\(|createChatCompletion\s*\(|(?<!resources\/)chat\/completions|=\s*[\w$.?!]+\.completions\s*(?:;|\r?\n|$)|\{[^{}]*\bcompletions\b[^{}]*\}\s*=/.test(text);
+  return /completions[\s'"\][?.]{0,40}(create|parse|stream|runTools|runFunctions)[\s'"\]?.]{0,8}\(|createChatCompletion\s*\(|batches[\s'"\]?.]{0,8}create[\s'"\]?.]{0,8}\(|(?<!resources\/)chat\/completions|=\s*[\w$.?!]+\.completions\s*(?:;|\r?\n|$)|\{[^{}]*\bcompletions\b[^{}]*\}\s*=/.test(text);
 }
 
 /** The cheap text prefilter: false means the file cannot contain an OpenAI chat call site or client. */

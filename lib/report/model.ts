@@ -11,7 +11,7 @@ export type Provider = 'openai' | 'azure-v1' | 'azure-legacy' | 'other' | 'unkno
 export type SiteStatus = 'migrated' | 'manual' | 'ignored' | 'skipped';
 export const STATUSES: readonly SiteStatus[] = ['migrated', 'manual', 'ignored', 'skipped'];
 
-/** `chat.completions.<m>`, `beta.chat.completions.<m>`, `http` (A-HTTP) or `createChatCompletion` (A-V3). */
+/** `chat.completions.<m>`, `beta.chat.completions.<m>`, `http` (A-HTTP), `batches.create` (A-BATCH) or `createChatCompletion` (A-V3). */
 export type Api = string;
 
 export interface Reason {

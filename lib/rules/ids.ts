@@ -5,7 +5,7 @@
  */
 export const RULE_IDS = [
   // A-: call-site APIs
-  'A-BETA', 'A-CREATE', 'A-HTTP', 'A-PARSE', 'A-RUNTOOLS', 'A-STREAM', 'A-V3',
+  'A-BATCH', 'A-BETA', 'A-CREATE', 'A-HTTP', 'A-PARSE', 'A-RUNTOOLS', 'A-STREAM', 'A-V3',
   // K-: site kinds
   'K-SIMPLE', 'K-STREAM', 'K-STRUCT', 'K-TOOLS',
   // G-: general rules

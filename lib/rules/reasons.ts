@@ -36,6 +36,10 @@ const TABLE = [
   { code: 'raw-http', rules: ['A-HTTP', 'P-RAWHTTP'],
     message: 'Raw HTTP request to Chat Completions; body, parser and SSE handling must change together.',
     fix: 'Switch to the SDK, or rewrite URL, body, parser and SSE handling by hand.' },
+  // Added by this tool (docs/migration-spec.md §9, A-BATCH): the Batch API queues Chat requests written as JSON lines.
+  { code: 'batch-api', rules: ['A-BATCH'],
+    message: 'Batch of Chat Completions requests ({detail}); the endpoint, every request line (url and body) and the reading of the output file must change together.',
+    fix: "Set endpoint: '/v1/responses', write each line with url '/v1/responses' and a Responses body (docs/migration-spec.md §2–3), and read each output line's response.body as a Response (§4)." },
   { code: 'receiver-not-client', rules: ['A-CREATE'],
     message: 'Cannot reach `responses` from this receiver ({detail}).',
     fix: 'Pass the client instead of client.chat, and call the method directly.' },

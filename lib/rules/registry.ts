@@ -80,6 +80,13 @@ export const RULES: readonly RuleInfo[] = [
     },
   },
   {
+    id: 'A-BATCH', summary: 'a batch of Chat Completions requests (batches.create with that endpoint) is reported (batch-api)',
+    example: {
+      before: "const batch = await client.batches.create({ input_file_id: q, endpoint: '/v1/chat/completions', completion_window: '24h' });\nreturn batch.id;",
+      after: `${marker('batch-api', "Batch of Chat Completions requests (endpoint '/v1/chat/completions'; request lines not built in this file); the endpoint, every request line (url and body) and the reading of the output file must change together.")}\nconst batch = await client.batches.create({ input_file_id: q, endpoint: '/v1/chat/completions', completion_window: '24h' });\nreturn batch.id;`,
+    },
+  },
+  {
     id: 'A-V3', summary: 'openai v3 createChatCompletion is reported (sdk-v3)',
     example: {
       importsBefore: "import { Configuration, OpenAIApi } from 'openai';",

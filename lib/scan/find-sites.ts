@@ -1,7 +1,7 @@
 /**
  * Finding call sites (docs/migration-spec.md §1.1): SDK calls of `chat.completions.<method>` however
- * the chain is spelled, raw HTTP requests to `/chat/completions` (lib/scan/http.ts), and openai v3
- * `createChatCompletion`.
+ * the chain is spelled, raw HTTP requests to `/chat/completions` (lib/scan/http.ts), batches of
+ * Chat Completions requests (lib/scan/batches.ts), and openai v3 `createChatCompletion`.
  * Look-alikes (N01–N10) are not sites: legacy completions, strings and comments (never parsed as
  * code), mocks and assertions, feature detection, other libraries' clients.
  */
@@ -12,6 +12,7 @@ import { aliasTarget, bindingOfExpression, declarationOf, sdkClassOf, type Bindi
 import { requiredExports } from './commonjs.js';
 import { TEST_FILE } from './writes.js';
 import { httpCall, isRequestMock, type HttpSite } from './http.js';
+import { batchCall, type BatchSite } from './batches.js';
 
 export const SDK_METHODS = new Set(['create', 'parse', 'stream', 'runTools', 'runFunctions']);
 
@@ -41,6 +42,7 @@ export type FoundSite =
       callee: ts.Expression;
     }
   | HttpSite
+  | BatchSite
   | { kind: 'v3'; call: ts.CallExpression; methodToken: ts.Node };
 
 export interface FileFindings {
@@ -62,6 +64,7 @@ export function findSites(sf: ts.SourceFile, scope: BindingScope, endpointImport
   const mayHaveSdk = resourceImported || quick.includes('completions');
   const mayHaveHttp = endpointImported || quick.includes('chat/completions');
   const mayHaveV3 = quick.includes('createChatCompletion');
+  const mayHaveBatch = quick.includes('batches');
   walk(sf, (node) => {
     if (ts.isCallExpression(node)) {
       if (mayHaveSdk) {
@@ -75,6 +78,10 @@ export function findSites(sf: ts.SourceFile, scope: BindingScope, endpointImport
       if (mayHaveV3) {
         const v3 = v3Call(node, scope);
         if (v3) sites.push(v3);
+      }
+      if (mayHaveBatch) {
+        const batch = batchCall(node, scope);
+        if (batch) sites.push(batch);
       }
       if (mayHaveSdk && isMockCall(node)) mocks.push(node);
       if (mayHaveHttp && isRequestMock(node, scope)) mocks.push(node);

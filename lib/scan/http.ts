@@ -824,6 +824,23 @@ export function isRequestMock(call: ts.CallExpression, bindings: BindingScope): 
   return Boolean(url && endsWithChat(url));
 }
 
+// ---- Batch API endpoints (lib/scan/batches.ts) ----------------------------------------------------
+
+/**
+ * What a Batch API `endpoint` value names (A-BATCH), read as a URL is: the Chat Completions
+ * endpoint, another endpoint (every alternative's text is known), or a value not in view.
+ */
+export function endpointKind(expression: ts.Expression, bindings: BindingScope): 'chat' | 'other' | 'unknown' {
+  const url = urlText(expression, topScope(bindings));
+  if (endsWithChat(url)) return 'chat';
+  return url.alts.every((alt) => alt.every((piece) => piece !== null)) ? 'other' : 'unknown';
+}
+
+/** The object literal an argument is, or a const in view holds. */
+export function objectInView(expression: ts.Expression, bindings: BindingScope): ts.ObjectLiteralExpression | undefined {
+  return objectOf(expression, topScope(bindings))?.object;
+}
+
 // ---- local wrappers ------------------------------------------------------------------------------
 
 /** How many wrappers deep a URL given to a project function is followed (a wrapper of a wrapper…). */

@@ -382,6 +382,7 @@ function failedSite(found: FoundSite, sf: ts.SourceFile, analysis: SiteAnalysis,
 function apiOf(found: FoundSite): string {
   if (found.kind === 'http') return 'http';
   if (found.kind === 'v3') return 'createChatCompletion';
+  if (found.kind === 'batch') return 'batches.create';
   return `${found.beta ? 'beta.' : ''}chat.completions.${found.method}`;
 }
 
@@ -456,6 +457,16 @@ function analyseSite(
     provider = url.provider;
     evidence = url.evidence;
     if (found.body) kindsFromObject(found.body, analysis);
+  } else if (found.kind === 'batch') {
+    const client = resolver.resolve(found.receiver);
+    if (client.foreign) return undefined; // another library's batches (N05)
+    // an endpoint not in view may be Chat's only when the client is proven to be the SDK's
+    if (found.endpoint === 'unknown' && client.provider === 'unknown') return undefined;
+    analysis.reason('batch-api', found.detail);
+    if (client.reason) analysis.reason(client.reason.code, client.reason.detail);
+    provider = client.provider;
+    evidence = client.evidence;
+    for (const body of found.lineBodies) kindsFromObject(body, analysis);
   } else {
     analysis.reason('sdk-v3');
     provider = 'openai';
