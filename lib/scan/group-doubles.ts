@@ -28,39 +28,44 @@ export function migratedFiles(plans: readonly FilePlan[], cwd: string): Set<stri
   return migrated;
 }
 
-/** How many imports deep a test's subject is looked for. */
-const MAX_SUBJECT_DEPTH = 3;
-
 /**
- * A test that doubles the SDK tests a migrated module (§9): one of the project modules it imports,
- * or theirs up to MAX_SUBJECT_DEPTH deep, holds a migrated site. A test that imports no project
- * module is kept (its subject is not known); one whose subjects all stay on Chat is not, since
- * moving its double to responses.create would break it (probe of projects with SDK-mocking tests).
+ * Whether a test that doubles the SDK tests a migrated module (§9): one of the project modules it
+ * imports, or any module those import in turn, holds a migrated site. The whole import closure is
+ * walked: the double replaces the SDK for every module the test loads, however deep (nailman/gentrans's
+ * test requires the extension's background script, which reaches the translation engine through
+ * three more modules). A test that imports no project module is kept (its subject is not known);
+ * one whose subjects all stay on Chat is not, since moving its double to responses.create would
+ * break it (probe of projects with SDK-mocking tests). The imports of each module are read once per run.
  */
-export function testsAMigratedModule(test: string, migrated: ReadonlySet<string>, read: TextReader, modules: ModuleResolver): boolean {
-  let frontier = [path.normalize(test)];
-  const seen = new Set(frontier);
-  let importsAny = false;
-  for (let depth = 0; depth < MAX_SUBJECT_DEPTH && frontier.length; depth++) {
-    const next: string[] = [];
-    for (const file of frontier) {
-      const text = read(file);
-      if (text === undefined) continue;
-      for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
-        const r = modules.resolve(fileName, file);
-        if (r.kind !== 'project') continue;
-        const target = path.normalize(r.file);
-        importsAny = true;
-        if (migrated.has(target)) return true;
-        if (!seen.has(target)) {
-          seen.add(target);
-          next.push(target);
-        }
-      }
+export function migratedSubjectTest(migrated: ReadonlySet<string>, read: TextReader, modules: ModuleResolver): (test: string) => boolean {
+  const importsOf = new Map<string, string[]>();
+  const projectImports = (file: string): string[] => {
+    let found = importsOf.get(file);
+    if (found) return found;
+    const text = read(file);
+    found = [];
+    for (const { fileName } of text === undefined ? [] : ts.preProcessFile(text, true, true).importedFiles) {
+      const r = modules.resolve(fileName, file);
+      if (r.kind === 'project') found.push(path.normalize(r.file));
     }
-    frontier = next;
-  }
-  return !importsAny;
+    importsOf.set(file, found);
+    return found;
+  };
+  return (test) => {
+    const start = path.normalize(test);
+    const direct = projectImports(start);
+    if (!direct.length) return true;
+    const seen = new Set([start]);
+    const queue = [...direct];
+    while (queue.length) {
+      const file = queue.shift()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      if (migrated.has(file)) return true;
+      queue.push(...projectImports(file));
+    }
+    return false;
+  };
 }
 
 export function groupDoubles(migrated: ReadonlySet<string>, runFiles: readonly string[], read: TextReader, modules: ModuleResolver): string[] {

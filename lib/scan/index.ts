@@ -29,7 +29,7 @@ import { siteId } from './site-id.js';
 import { invocationsOf } from './indirect.js';
 import { resourceCalls, type ResourceCalls } from './resource-calls.js';
 import { createCallerSearch } from './caller-search.js';
-import { groupDoubles, migratedFiles, testsAMigratedModule } from './group-doubles.js';
+import { groupDoubles, migratedFiles, migratedSubjectTest } from './group-doubles.js';
 import { findSdkShims, globalTypeNames, readDeclarations, shimFor, type SdkShim } from '../project/sdk-shims.js';
 import type { FollowSearch } from './callers.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
@@ -207,7 +207,7 @@ export function scan(input: ScanInput): ScanResult {
   const plans = decide(analysed, input);
   // doubles of the SDK, and doubles of a migrated group's own modules (group-doubles.ts), once a site migrates
   const migrated = migratedFiles(plans, input.cwd);
-  const sdkDoubles = migrated.size ? mockFiles.filter((file) => testsAMigratedModule(file, migrated, readRunText, modules)) : [];
+  const sdkDoubles = migrated.size ? mockFiles.filter(migratedSubjectTest(migrated, readRunText, modules)) : [];
   const doubled = [...new Set([...sdkDoubles, ...groupDoubles(migrated, input.files ?? [], readRunText, modules)])];
   const notices: Notice[] = doubled.map((file) => ({ file: relativeFile(input.cwd, file), code: 'test-mock', message: reasonMessage('test-mock') }));
   const warnings: string[] = [];
