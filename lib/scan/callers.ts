@@ -17,6 +17,7 @@ import { isExported, isModuleExports, referencesOf, symbolOf } from './reference
 import { defaultImportBindings, isProjectSpecifier } from './default-imports.js';
 import { fromMissingModule } from './missing-module.js';
 import { isErrorType } from './types.js';
+import { heldObject, objectMemberOf } from './object-methods.js';
 
 /** W-EDGE: how many functions a value is followed through, at most. */
 export const MAX_HOPS = 3;
@@ -86,6 +87,8 @@ export function calledName(fn: FollowedFunction): ts.Identifier | ts.PrivateIden
   const holder = climbWrappers(fn).parent;
   if (ts.isVariableDeclaration(holder) && ts.isIdentifier(holder.name) && holder.parent.flags & ts.NodeFlags.Const) return holder.name;
   if (ts.isPropertyDeclaration(holder) && (ts.isIdentifier(holder.name) || ts.isPrivateIdentifier(holder.name))) return holder.name;
+  // `{ ask: async (q) => … }`: called as `holder.ask(…)` (object-methods.ts)
+  if (ts.isPropertyAssignment(holder) && ts.isIdentifier(holder.name) && ts.isObjectLiteralExpression(holder.parent)) return holder.name;
   return undefined;
 }
 
@@ -148,9 +151,13 @@ export function callersOf(fn: FollowedFunction, ctx: ScanContext, search: Follow
   if (cls && (cls.heritageClauses?.length || ctx.subclassesOf(cls).length)) {
     return { stop: `${name.text} belongs to a class hierarchy (${locationOf(ctx, name)})` };
   }
+  // a method of an object literal: called through the object, which must stay in view
+  const inObject = objectMemberOf(fn);
+  const held = inObject && heldObject(inObject.object, inObject.key, ctx, search);
+  if (held && 'stop' in held) return held;
   // `#m` and TypeScript's `private m` are called from their class only
   const privateMember = ts.isPrivateIdentifier(name) || Boolean(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Private);
-  const visibleElsewhere = privateMember ? false : Boolean(cls) || (ts.isIdentifier(name) && isExported(ctx.checker, name));
+  const visibleElsewhere = privateMember ? false : Boolean(cls) || Boolean(held?.exported) || (ts.isIdentifier(name) && isExported(ctx.checker, name));
   const declared = visibleElsewhere ? declarationSibling(fn.getSourceFile().fileName) : undefined;
   if (declared) return { stop: `${name.text}'s types are declared in ${relativeFile(ctx.cwd, declared)}, which its TypeScript callers read and the tool does not edit (${locationOf(ctx, name)})` };
   const uses = usesOf(name, symbol, visibleElsewhere, Boolean(cls), ctx, search);
@@ -279,7 +286,7 @@ export function usesOf(
 }
 
 /** `export default function f`, `export default f`, `export { f as default }`, `module.exports = f`. */
-function isDefaultExport(decl: ts.Node, name: ts.Identifier | ts.PrivateIdentifier): boolean {
+export function isDefaultExport(decl: ts.Node, name: ts.Identifier | ts.PrivateIdentifier): boolean {
   if (ts.canHaveModifiers(decl) && ts.getModifiers(decl)?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)) return true;
   let found = false;
   walk(name.getSourceFile(), (n) => {
