@@ -35,7 +35,7 @@ import type { FollowSearch } from './callers.js';
 import { TOOL_KEYS } from '../rules/request-params.js';
 import { PARSE_NOTE, REASONING_INCLUDE, REPLAY_NOTE, REPLAY_PLAIN_NOTE, REPLAY_STORED_NOTE } from '../rules/results.js';
 import { modelFamily } from '../rules/models.js';
-import { parseErrorCatcher } from './parse-errors.js';
+import { errorWordingCatcher, parseErrorCatcher } from './parse-errors.js';
 import { placeConverters } from '../runtime/placement.js';
 
 export interface ScanInput {
@@ -522,6 +522,9 @@ function analyseSdkCall(
     return;
   }
   if (request.stream === 'dynamic') return;
+  // a stream's failures are judged by StreamAnalyzer (S-FAILED), whose test covers the wording too
+  const wording = errorWordingCatcher(call, ctx);
+  if (wording) analysis.reason('not-supported-yet', wording);
   new ResultAnalyzer(ctx, analysis, isSite, method === 'parse').analyze(call);
 }
 

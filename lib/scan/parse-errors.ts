@@ -11,7 +11,8 @@
  * failure reaches (failureTellsApart, S-FAILED).
  */
 import path from 'node:path';
-import { ts, enclosingScope, isConsoleCallee, shortText, someNode, unwrap, walk } from './ast.js';
+import { ts, accessName, climbWrappers, enclosingScope, isAccess, isConsoleCallee, propertyNameText, shortText, someNode, stringValue, unwrap, walk } from './ast.js';
+import { symbolOf } from './references.js';
 import { MAX_HOPS, calledFunction, callersOf, describeFunction, isFollowedFunction } from './callers.js';
 import { locationOf, relativeFile, type ScanContext } from './context.js';
 import { enclosingTry, handlerOn } from './throw-path.js';
@@ -52,6 +53,8 @@ export function failureTellsApart(rejecting: ts.Node, ctx: ScanContext, helper: 
     // callers in view the tool cannot follow (a generator's consumer, a handler a framework calls,
     // whose central error handler, bot.catch or app.onError, takes it): any test for the SDK's
     // errors may be the one. Nobody in view (a script's top level) lets it end the process.
+    const beside = stops.length ? handedWithErrorHandler(rejecting, ctx, helper) : undefined;
+    if (beside) return `a stream failure leaves for ${beside}, which tests for the SDK's errors ${thrown}`;
     const testing = stops.length ? sdkErrorTestIn(ctx, helper, rejecting) : undefined;
     return testing ? `a stream failure leaves for callers the tool cannot follow (${stops[0]}), while ${testing} tests for the SDK's errors ${thrown}` : undefined;
   }
@@ -61,17 +64,101 @@ export function failureTellsApart(rejecting: ts.Node, ctx: ScanContext, helper: 
   return `a stream failure caught by ${found.catcher}${through}, ${how} ${thrown}`;
 }
 
+/**
+ * `withRetry(async () => { …stream… }, (err) => err.code === 'server_error')`, `pRetry(task, {
+ * shouldRetry: (error) => … })`: the failing function is handed to a call (a retry, a queue) along
+ * with a function that takes its error. That function, inline beside it, with an error-named first
+ * parameter or under an error-handling option name, is judged like a catch (probe of retry wrappers).
+ */
+function handedWithErrorHandler(rejecting: ts.Node, ctx: ScanContext, helper: boolean): string | undefined {
+  for (let fn = enclosingScope(rejecting); !ts.isSourceFile(fn); fn = enclosingScope(fn)) {
+    if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) continue;
+    const outer = climbWrappers(fn);
+    const call = outer.parent;
+    if (!ts.isCallExpression(call) || !call.arguments.includes(outer as ts.Expression)) continue;
+    for (const arg of call.arguments) {
+      if (arg === outer) continue;
+      for (const { handler, what } of errorHandlersIn(arg)) {
+        if (tellsSdkErrorsApart(handler, helper, ctx.checker)) return `${shortText(call.expression, 30)}(…), whose ${what} (${locationOf(ctx, handler)})`;
+      }
+    }
+  }
+  return undefined;
+}
+
+const ERROR_PARAMETER = /^(?:e|ex|err\w*|error\w*|exception|reason|failure)$/i;
+const ERROR_OPTION = /retry|fail|error|catch|reject/i;
+
+/** The functions an argument holds that take an error: itself, or an options object's error-handling members. */
+function errorHandlersIn(arg: ts.Expression): { handler: ts.Expression | ts.MethodDeclaration; what: string }[] {
+  const value = unwrap(arg);
+  if (ts.isArrowFunction(value) || ts.isFunctionExpression(value)) {
+    const first = value.parameters[0]?.name;
+    return first && ts.isIdentifier(first) && ERROR_PARAMETER.test(first.text) ? [{ handler: value, what: `${first.text} => …` }] : [];
+  }
+  if (!ts.isObjectLiteralExpression(value)) return [];
+  return value.properties.flatMap((p): { handler: ts.Expression | ts.MethodDeclaration; what: string }[] => {
+    const key = p.name ? propertyNameText(p.name) : undefined;
+    if (!key || !ERROR_OPTION.test(key)) return [];
+    if (ts.isMethodDeclaration(p)) return [{ handler: p, what: key }];
+    const fn = ts.isPropertyAssignment(p) ? unwrap(p.initializer) : undefined;
+    return fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) ? [{ handler: fn, what: key }] : [];
+  });
+}
+
 /** A file of the run that tests for the SDK's error classes a Chat stream's failure had (relative path), if one does. */
 function sdkErrorTestIn(ctx: ScanContext, helper: boolean, from?: ts.Node): string | undefined {
   const search = ctx.callerSearch;
   if (!search) return undefined;
-  const classes = [...(helper ? SDK_ERRORS_CHAT_HAD.helper : SDK_ERRORS_CHAT_HAD.loop)];
+  const classes = [...SDK_ERROR_CLASSES].filter((name) => testsClass(name, helper));
   const test = new RegExp(`instanceof\\s+(?:[\\w$]+\\.)?(?:${classes.join('|')})\\b`);
   const files = [...new Set(classes.flatMap((name) => search.filesNaming(name)))];
   // the failing code's own file first: the test nearest to it
   const own = from && path.normalize(from.getSourceFile().fileName);
-  const testing = [...files.filter((f) => path.normalize(f) === own), ...files].find((f) => test.test(search.textOf(f) ?? ''));
+  // a test written in code, not in a comment (probe: a comment naming `instanceof APIError` was cited)
+  const testing = [...files.filter((f) => path.normalize(f) === own), ...files].find((f) => test.test(withoutComments(search.textOf(f) ?? '')));
   return testing && relativeFile(ctx.cwd, testing);
+}
+
+/**
+ * A request's API error (an HTTP 4xx) has the same class, status and code in both APIs, but not
+ * the same words: a context overflow is "This model's maximum context length is … tokens" with
+ * param 'messages' in Chat, "Your input exceeds the context window of this model" with param
+ * 'input' in Responses (probe of retry wrappers; dyad-sh/dyad#1672). A handler in view that tests
+ * the error's message text, or reads its `param`, would take another branch: the detail naming it.
+ */
+export function errorWordingCatcher(call: ts.CallExpression, ctx: ScanContext): string | undefined {
+  const found = catcherOf(call, ctx, 0, new Set());
+  if (!found) return undefined;
+  const { caught, body } = handlerParts(found.handler, ctx.checker);
+  if (!body || !caught || !testsWording(caught, body)) return undefined;
+  const through = found.through.length ? `, through ${found.through.join(' and ')}` : '';
+  return `an API error caught by ${found.catcher}${through}, which tests its message text or its param (the Responses API words its errors differently: a context overflow says "Your input exceeds the context window", param 'input')`;
+}
+
+/** `body` tests the text of the caught error's message (`err.message.includes(…)`, `err.error?.message === …`) or reads its `param`. */
+function testsWording(caught: string, body: ts.Node): boolean {
+  const names = new Set([caught]);
+  return someNode(body, (n) => {
+    if (!ts.isIdentifier(n) || !names.has(n.text) || isDeclarationName(n)) return false;
+    const use = useOfCaught(n);
+    if (typeof use === 'object') {
+      names.add(use.alias);
+      return false;
+    }
+    // the chain of fields read from the error: `err.param`, `err.error?.message`
+    for (let at: ts.Node = climbWrappers(n); isAccess(at.parent) && at.parent.expression === at; at = climbWrappers(at.parent)) {
+      const field = accessName(at.parent);
+      if (field === 'param') return true;
+      if (field === 'message' && fieldUse(at.parent, 'message')) return true;
+    }
+    return false;
+  });
+}
+
+/** The text with its comments blanked (roughly: a `//` inside a string ends that line's text early, which can only hide a test). */
+function withoutComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/.*$/gm, '');
 }
 
 /**
@@ -82,10 +169,14 @@ function sdkErrorTestIn(ctx: ScanContext, helper: boolean, from?: ts.Node): stri
  * SDK's errors somewhere (probe of projects with SDK-mocking tests: each went unreported).
  */
 function handlerTellsApart(handler: ts.CatchClause | ts.Expression, ctx: ScanContext, helper: boolean, depth: number): string | undefined {
-  if (tellsSdkErrorsApart(handler, helper)) return "which tests for the SDK's errors";
+  if (tellsSdkErrorsApart(handler, helper, ctx.checker)) return "which tests for the SDK's errors";
+  const { caught, body } = handlerParts(handler, ctx.checker);
+  return body && caught ? passedOnTellsApart(caught, body, ctx, helper, depth) : undefined;
+}
+
+/** Where `body` passes its error `caught` on (a rethrow, a function it hands it to), whether that tells the SDK's errors apart. */
+function passedOnTellsApart(caught: string, body: ts.Node, ctx: ScanContext, helper: boolean, depth: number): string | undefined {
   if (depth >= MAX_HOPS) return undefined;
-  const { caught, body } = handlerParts(handler);
-  if (!body || !caught) return undefined;
   const isCaught = (e: ts.Expression | undefined) => Boolean(e && ts.isIdentifier(unwrap(e)) && (unwrap(e) as ts.Identifier).text === caught);
   let how: string | undefined;
   walk(body, (n) => {
@@ -98,13 +189,15 @@ function handlerTellsApart(handler: ts.CatchClause | ts.Expression, ctx: ScanCon
       const testing = next || !stops.length ? undefined : sdkErrorTestIn(ctx, helper, n);
       if (testing) how = `which rethrows it to callers the tool cannot follow (${stops[0]}), while ${testing} tests for the SDK's errors`;
     }
-    if (ts.isCallExpression(n) && !isConsoleCallee(n.expression)) {
+    if (ts.isCallExpression(n) && !isConsoleCallee(n.expression) && !(ts.isIdentifier(n.expression) && TEXT_OF.has(n.expression.text))) {
       const index = n.arguments.findIndex((a) => isCaught(a));
       if (index < 0) return undefined;
       const callee = calledFunction(ctx.checker, n);
       const target = callee?.parameters[index]?.name;
       if (callee && target && ts.isIdentifier(target) && callee.body) {
-        if (testsSdkErrors(target.text, callee.body, helper)) how = `which hands it to ${describeFunction(ctx, callee)}, which tests for the SDK's errors`;
+        // the function tests it itself, or hands it on again (`isTransient(e)` → `isT(e)`)
+        const inner = testsSdkErrors(target.text, callee.body, helper) ? "which tests for the SDK's errors" : passedOnTellsApart(target.text, callee.body, ctx, helper, depth + 1);
+        if (inner) how = `which hands it to ${describeFunction(ctx, callee)}, ${inner}`;
       } else if (!callee) {
         const testing = sdkErrorTestIn(ctx, helper);
         if (testing) how = `which hands it to ${shortText(n.expression, 30)}(…), out of view, while ${testing} tests for the SDK's errors`;
@@ -115,39 +208,144 @@ function handlerTellsApart(handler: ts.CatchClause | ts.Expression, ctx: ScanCon
   return how;
 }
 
-/** The error classes a Chat stream's failure was an instance of, as a failed Responses stream's is not. */
-const SDK_ERRORS_CHAT_HAD = { loop: new Set(['APIError', 'OpenAIError']), helper: new Set(['APIError']) };
-const SDK_ERROR_FIELDS = new Set(['code', 'type', 'param', 'error']);
+/**
+ * The SDK's error classes (openai 6 and 7, core/error.d.ts and the helpers' errors). A Chat stream's
+ * failure was an APIError (a helper stream's too); a context overflow was a BadRequestError before
+ * any event (HTTP 400), where Responses may accept the request and fail in the stream (probe:
+ * dyad-sh/dyad#1672). The guard of a rewritten loop throws a plain Error, a helper stream's
+ * listener an OpenAIError: a test for any of these classes may take another branch. Transport
+ * errors and aborts (APIConnectionError, APIUserAbortError) are the same on both sides.
+ */
+const SDK_ERROR_CLASSES: ReadonlySet<string> = new Set([
+  'OpenAIError', 'APIError', 'BadRequestError', 'AuthenticationError', 'PermissionDeniedError', 'NotFoundError', 'ConflictError',
+  'UnprocessableEntityError', 'RateLimitError', 'InternalServerError', 'OAuthError',
+]);
+/** Classes a failure is an instance of on both sides: a helper stream's failure is an OpenAIError either way. */
+const SAME_FOR_HELPER: ReadonlySet<string> = new Set(['OpenAIError']);
 
-/** `e instanceof APIError` (or `OpenAI.APIError`), or a read of an APIError field of the caught value. */
-export function tellsSdkErrorsApart(handler: ts.CatchClause | ts.Expression, helper: boolean): boolean {
-  const { caught, body } = handlerParts(handler);
+function testsClass(name: string, helper: boolean): boolean {
+  return SDK_ERROR_CLASSES.has(name) && !(helper && SAME_FOR_HELPER.has(name));
+}
+
+/** `String(err)`: the error's text, the same for both. */
+const TEXT_OF: ReadonlySet<string> = new Set(['String', 'Boolean']);
+/** `new Error(err)`: the error's text as a message, nothing else of it kept. */
+const BUILTIN_ERRORS: ReadonlySet<string> = new Set(['Error', 'TypeError', 'RangeError']);
+/** What a caught error's text may be shown as; reading them tells nothing apart unless the text is tested. */
+const DISPLAYED_FIELDS: ReadonlySet<string> = new Set(['message', 'stack', 'name', 'toString']);
+/** Methods and operators that test a text (`e.message.includes('maximum context length')`). */
+const TEXT_TESTS: ReadonlySet<string> = new Set(['includes', 'startsWith', 'endsWith', 'match', 'matchAll', 'search', 'indexOf', 'lastIndexOf', 'test', 'localeCompare']);
+
+/** `e instanceof APIError` (any of the SDK's classes), or a use of the caught value that may read what differs. */
+export function tellsSdkErrorsApart(handler: ts.CatchClause | ts.Expression | ts.MethodDeclaration, helper: boolean, checker?: ts.TypeChecker): boolean {
+  const { caught, pattern, body } = handlerParts(handler, checker);
+  if (pattern && !displayedOnly(pattern)) return true;
   return Boolean(body) && testsSdkErrors(caught, body!, helper);
 }
 
-/** A catch clause's, or a handler callback's, name for the error it takes, and its body. */
-function handlerParts(handler: ts.CatchClause | ts.Expression): { caught?: string; body?: ts.Node } {
-  if (ts.isCatchClause(handler)) {
-    const name = handler.variableDeclaration?.name;
-    return { caught: name && ts.isIdentifier(name) ? name.text : undefined, body: handler.block };
-  }
-  const fn = unwrap(handler);
-  if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return {};
-  const name = fn.parameters[0]?.name;
-  return { caught: name && ts.isIdentifier(name) ? name.text : undefined, body: fn.body };
+/** A catch clause's, or a handler callback's (inline or a function it names), name for the error it takes, and its body. */
+function handlerParts(handler: ts.CatchClause | ts.Expression | ts.MethodDeclaration, checker?: ts.TypeChecker): { caught?: string; pattern?: ts.BindingPattern; body?: ts.Node } {
+  const named = (name: ts.BindingName | undefined) => (name && ts.isIdentifier(name) ? { caught: name.text } : name ? { pattern: name } : {});
+  if (ts.isCatchClause(handler)) return { ...named(handler.variableDeclaration?.name), body: handler.block };
+  let fn: ts.Node | undefined = ts.isMethodDeclaration(handler) ? handler : unwrap(handler);
+  // `.catch(handleError)`: the function it names, in view
+  if (checker && (ts.isIdentifier(fn) || ts.isPropertyAccessExpression(fn))) fn = namedFunction(checker, fn);
+  if (!fn || !(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn) || ts.isFunctionDeclaration(fn) || ts.isMethodDeclaration(fn)) || !fn.body) return {};
+  return { ...named(fn.parameters[0]?.name), body: fn.body };
 }
 
-/** `body` tests a value for the SDK's error classes, or reads an APIError field of `caught`. */
+function namedFunction(checker: ts.TypeChecker, e: ts.Identifier | ts.PropertyAccessExpression): ts.Node | undefined {
+  const decl = symbolOf(checker, ts.isIdentifier(e) ? e : e.name)?.declarations?.[0];
+  if (!decl || decl.getSourceFile().isDeclarationFile) return undefined;
+  if (ts.isVariableDeclaration(decl) && decl.initializer) return unwrap(decl.initializer);
+  return decl;
+}
+
+/** `{ message, stack }`: a destructuring that takes only what is shown. */
+function displayedOnly(pattern: ts.BindingPattern): boolean {
+  return ts.isObjectBindingPattern(pattern) && pattern.elements.every((el) => {
+    const key = el.propertyName ? propertyNameText(el.propertyName) : ts.isIdentifier(el.name) ? el.name.text : undefined;
+    return !el.dotDotDotToken && key !== undefined && DISPLAYED_FIELDS.has(key) && key !== 'message';
+  });
+}
+
+/**
+ * `body` tests a value for the SDK's error classes, or uses the caught value (`caught`, and the
+ * names it is copied to) other than by showing it: a field read (`e.code`, `(e as any).status`,
+ * `e['type']`, `const { code } = e`), its message tested as text, it stored, returned or wrapped
+ * as a cause. Logging it, rethrowing it and handing it to a function are judged by the caller
+ * (handlerTellsApart follows those).
+ */
 function testsSdkErrors(caught: string | undefined, body: ts.Node, helper: boolean): boolean {
-  const classes = helper ? SDK_ERRORS_CHAT_HAD.helper : SDK_ERRORS_CHAT_HAD.loop;
+  const names = new Set(caught ? [caught] : []);
   return someNode(body, (n) => {
     if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword) {
       const right = unwrap(n.right);
       const name = ts.isIdentifier(right) ? right.text : ts.isPropertyAccessExpression(right) ? right.name.text : undefined;
-      if (name && classes.has(name)) return true;
+      if (name && testsClass(name, helper)) return true;
     }
-    return Boolean(caught) && ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === caught && SDK_ERROR_FIELDS.has(n.name.text);
+    if (!ts.isIdentifier(n) || !names.has(n.text) || isDeclarationName(n)) return false;
+    const use = useOfCaught(n);
+    if (typeof use === 'object') {
+      names.add(use.alias);
+      return false;
+    }
+    return use;
   });
+}
+
+function isDeclarationName(id: ts.Identifier): boolean {
+  const p = id.parent;
+  return (ts.isVariableDeclaration(p) || ts.isParameter(p) || ts.isBindingElement(p)) && p.name === id;
+}
+
+/** Whether this use of the caught value may tell a failed Responses stream from a Chat one; `alias` when it is copied to a name. */
+function useOfCaught(id: ts.Identifier): boolean | { alias: string } {
+  const outer = climbWrappers(id);
+  const p = outer.parent;
+  if (ts.isPropertyAccessExpression(p) && p.expression === outer) return fieldUse(p, p.name.text);
+  if (ts.isElementAccessExpression(p) && p.expression === outer) {
+    const key = stringValue(p.argumentExpression);
+    return key === undefined ? true : fieldUse(p, key);
+  }
+  if (ts.isVariableDeclaration(p) && p.initializer === outer) {
+    if (ts.isIdentifier(p.name)) return { alias: p.name.text };
+    return !displayedOnly(p.name);
+  }
+  if (ts.isBinaryExpression(p) && p.right === outer && p.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+    return ts.isIdentifier(unwrap(p.left)) ? { alias: (unwrap(p.left) as ts.Identifier).text } : true;
+  }
+  if (ts.isBinaryExpression(p) && p.left === outer && p.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword) return false; // judged by its class
+  // wrapped in an error of the project's (`new LlmError('failed', err)`): its catcher may read the cause
+  if (ts.isNewExpression(p)) return !(ts.isIdentifier(p.expression) && BUILTIN_ERRORS.has(p.expression.text) && p.arguments?.[0] === outer);
+  // shown or passed on: judged by the caller (a call, a rethrow), or harmless (a condition, a text)
+  if (ts.isCallExpression(p) || ts.isThrowStatement(p) || ts.isTemplateSpan(p) || ts.isIfStatement(p) ||
+    ts.isPrefixUnaryExpression(p) || ts.isExpressionStatement(p) || ts.isConditionalExpression(p)) return false;
+  if (ts.isBinaryExpression(p)) {
+    const op = p.operatorToken.kind;
+    return !(op === ts.SyntaxKind.PlusToken || op === ts.SyntaxKind.AmpersandAmpersandToken || op === ts.SyntaxKind.BarBarToken ||
+      op === ts.SyntaxKind.EqualsEqualsEqualsToken || op === ts.SyntaxKind.ExclamationEqualsEqualsToken || op === ts.SyntaxKind.EqualsEqualsToken || op === ts.SyntaxKind.ExclamationEqualsToken);
+  }
+  // returned, stored in an object or an array, wrapped as a cause: whoever reads it may test it
+  return true;
+}
+
+/** A field of the caught value read at `access`: shown text is fine unless tested; any other field may differ. */
+function fieldUse(access: ts.Expression, field: string): boolean {
+  if (!DISPLAYED_FIELDS.has(field)) return true;
+  if (field !== 'message') return false;
+  const outer = climbWrappers(access);
+  const p = outer.parent;
+  if (ts.isPropertyAccessExpression(p) && p.expression === outer) return TEXT_TESTS.has(p.name.text);
+  if (ts.isCallExpression(p) && p.arguments.includes(outer as ts.Expression)) {
+    const callee = unwrap(p.expression);
+    return ts.isPropertyAccessExpression(callee) && TEXT_TESTS.has(callee.name.text);
+  }
+  if (ts.isBinaryExpression(p)) {
+    const op = p.operatorToken.kind;
+    return op === ts.SyntaxKind.EqualsEqualsEqualsToken || op === ts.SyntaxKind.ExclamationEqualsEqualsToken || op === ts.SyntaxKind.EqualsEqualsToken || op === ts.SyntaxKind.ExclamationEqualsToken;
+  }
+  return ts.isCaseClause(p) || ts.isSwitchStatement(p);
 }
 
 /**
@@ -178,6 +376,9 @@ function catcherOf(rejecting: ts.Node, ctx: ScanContext, hops: number, seen: Set
   }
   if (!isFollowedFunction(fn) || seen.has(fn) || hops >= MAX_HOPS) return undefined;
   seen.add(fn);
+  // `(async () => { … })().catch(handleError)`: the function is called where it is written
+  const iife = immediateCall(fn);
+  if (iife) return catcherOf(iife, ctx, hops + 1, seen, stops);
   const callers = callersOf(fn, ctx, ctx.callerSearch);
   if ('stop' in callers) {
     if (!NOBODY_IN_VIEW.test(callers.stop)) stops?.push(callers.stop);
@@ -188,6 +389,13 @@ function catcherOf(rejecting: ts.Node, ctx: ScanContext, hops: number, seen: Set
     if (found) return { ...found, through: [describeFunction(ctx, fn), ...found.through] };
   }
   return undefined;
+}
+
+/** The call that runs a function expression where it is written (`(async () => …)()`), if it is one. */
+function immediateCall(fn: ts.Node): ts.CallExpression | undefined {
+  if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return undefined;
+  const outer = climbWrappers(fn);
+  return ts.isCallExpression(outer.parent) && outer.parent.expression === outer ? outer.parent : undefined;
 }
 
 /** `.catch(h)` or `.then(f, h)` on the promise, past any `.finally(f)` (which passes a rejection on). */

@@ -80,7 +80,7 @@ export class StreamAnalyzer {
    */
   private helperFailure(call: ts.CallExpression): void {
     for (const handler of this.errorListeners) {
-      if (tellsSdkErrorsApart(handler, true)) this.site.reason('not-supported-yet', `a stream failure given to the 'error' listener at ${locationOf(this.ctx, handler)}, which tests for the SDK's errors (a failed Responses stream gives it an OpenAIError, not an APIError)`);
+      if (tellsSdkErrorsApart(handler, true, this.ctx.checker)) this.site.reason('not-supported-yet', `a stream failure given to the 'error' listener at ${locationOf(this.ctx, handler)}, which tests for the SDK's errors (a failed Responses stream gives it an OpenAIError, not an APIError)`);
     }
     for (const final of this.finals) {
       const apart = failureTellsApart(final, this.ctx, true);
