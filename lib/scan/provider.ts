@@ -3,6 +3,7 @@
  * its construction across variables, imports, class fields, factories and unions, then reads the
  * client options to decide the provider.
  */
+import { fetchHookReading } from './fetch-hook.js';
 import path from 'node:path';
 import type { Note, Provider } from '../report/model.js';
 import type { ReasonRef } from '../rules/reasons.js';
@@ -284,6 +285,9 @@ export class ProviderResolver {
   private fromOptions(arg: ts.Expression | undefined, evidence: string, depth: number, construction: ts.NewExpression): Origin {
     const origin = this.readOptions(arg, evidence, depth);
     if (origin.kind !== 'sdk') return origin;
+    // a fetch hook that reads the Chat request: the client reaches OpenAI, and its sites stay
+    const hook = origin.reason ? undefined : fetchHookReading(arg, this.ctx);
+    if (hook) return { ...origin, construction, reason: { code: 'not-supported-yet', detail: hook } };
     const set = origin.isDefault ? this.baseURLSetAt(construction) : undefined;
     if (set) return runtimeBaseURL(`${evidence}, and OPENAI_BASE_URL is set in ${set}`, construction);
     return this.afterConstruction(origin, construction);

@@ -9,7 +9,7 @@ import { isForeignModelName } from '../rules/providers.js';
 import { helperRename } from '../rules/helpers.js';
 import {
   ts, unwrap, stringValue, numberValue, literalValue, propertyNameText, propertyValue, shortText, climbWrappers, isWriteReference, castTypes,
-  returnExpressions, isInside, walk, isConstDeclaration,
+  returnExpressions, isInside, walk, isConstDeclaration, findProperty, isAccess, accessName,
 } from './ast.js';
 import { calledFunction, calledName, callersOf, type FollowedFunction } from './callers.js';
 import { locationOf } from './context.js';
@@ -67,7 +67,10 @@ export class RequestAnalyzer {
     if (!top) {
       // unless following a builder already said where it stopped
       if (!this.site.reasons.some((r) => r.code === 'params-not-local')) this.site.reason('params-not-local', 'params');
-      return { stream: method === 'stream' ? 'yes' : 'no' };
+      // params held in a variable that is also written (`params.temperature = t`) still say whether they stream
+      const held = method === 'stream' ? 'yes' : heldStreamFlag(arg, this.ctx.checker) ?? 'no';
+      if (held === 'yes') this.site.kinds.add('streaming');
+      return { stream: held };
     }
     const collected: Collected = { entries: [], objects: [], opaqueStream: false };
     this.collect(top, false, true, collected, 0);
@@ -688,4 +691,31 @@ function includesUsage(value: ts.Expression): boolean {
   const v = unwrap(value);
   if (!ts.isObjectLiteralExpression(v)) return false;
   return v.properties.some((p) => ts.isPropertyAssignment(p) && propertyNameText(p.name) === 'include_usage' && unwrap(p.initializer).kind === ts.SyntaxKind.TrueKeyword);
+}
+
+/**
+ * The `stream` literal of params held in a variable whose object the tool cannot take as the
+ * whole request (it is written afterwards, logged, passed on): `const params = { …, stream: true };
+ * if (t) params.temperature = t` streams (probe: vscode-openai's createChatCompletionStream, listed
+ * as simple). Undefined when the flag is not a literal, or the variable or its `stream` is written.
+ */
+function heldStreamFlag(arg: ts.Expression, checker: ts.TypeChecker): 'yes' | 'no' | undefined {
+  const e = unwrap(arg);
+  if (!ts.isIdentifier(e)) return undefined;
+  const decl = declarationOf(checker, e);
+  if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer) return undefined;
+  const init = unwrap(decl.initializer);
+  if (!ts.isObjectLiteralExpression(init) || init.properties.some(ts.isSpreadAssignment)) return undefined;
+  const flag = literalValue(propertyValue(findProperty(init, 'stream')));
+  if (flag && flag.kind !== 'boolean') return undefined;
+  const refs = referencesOf(checker, decl.name);
+  if (refs.some(isWriteReference)) return undefined;
+  // `params.stream = …`, `params['stream'] = …`, `Object.assign(params, …)`: the flag may change
+  if (refs.some((ref) => {
+    const use = climbWrappers(ref);
+    const p = use.parent;
+    if (isAccess(p) && p.expression === use) return accessName(p) === 'stream' && isWriteReference(p);
+    return ts.isCallExpression(p) && p.arguments.includes(use as ts.Expression) && /assign|merge|set/i.test(p.expression.getText());
+  })) return undefined;
+  return flag?.value ? 'yes' : 'no';
 }

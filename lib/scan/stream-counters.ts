@@ -120,13 +120,22 @@ export function iterationEffects(
     // an arrow function's expression body is a statement of its own
     const bodyCall = n === body && !ts.isBlock(n) && ts.isExpression(n) && ts.isCallExpression(unwrap(n)) ? unwrap(n) : undefined;
     const effect = ts.isYieldExpression(n) ? n : bodyCall ?? effectCall(n);
-    if (effect && !exclude.has(effect) && !emptyOnOtherEvents(effect, emptyTexts, checker) && !guardedByChunk(effect, body, readsChunk)) {
+    if (effect && !exclude.has(effect) && !endsTheStream(effect) && !emptyOnOtherEvents(effect, emptyTexts, checker) && !guardedByChunk(effect, body, readsChunk)) {
       out.push({ node: effect, console: ts.isCallExpression(effect) && isConsoleCallee(effect.expression) });
     }
     ts.forEachChild(n, visit);
   };
   visit(body);
   return out;
+}
+
+/**
+ * `stream.controller.abort()`, `controller.abort()`: it ends the stream, as a `break` ends the loop;
+ * run on one more event it aborts once all the same (probe: a VS Code extension cancelling on its
+ * token inside the loop).
+ */
+function endsTheStream(effect: ts.Node): boolean {
+  return ts.isCallExpression(effect) && ts.isPropertyAccessExpression(effect.expression) && effect.expression.name.text === 'abort' && effect.arguments.length <= 1;
 }
 
 /**
