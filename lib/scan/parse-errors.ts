@@ -11,7 +11,7 @@
  * failure reaches (failureTellsApart, S-FAILED).
  */
 import path from 'node:path';
-import { ts, accessName, climbWrappers, enclosingScope, isAccess, isConsoleCallee, propertyNameText, shortText, someNode, stringValue, unwrap, walk } from './ast.js';
+import { ts, accessName, climbWrappers, enclosingScope, isAccess, isConsoleArgument, isConsoleCallee, propertyNameText, shortText, someNode, stringValue, unwrap, walk } from './ast.js';
 import { symbolOf } from './references.js';
 import { MAX_HOPS, calledFunction, callersOf, describeFunction, isFollowedFunction } from './callers.js';
 import { locationOf, relativeFile, type ScanContext } from './context.js';
@@ -303,6 +303,8 @@ function isDeclarationName(id: ts.Identifier): boolean {
 function useOfCaught(id: ts.Identifier): boolean | { alias: string } {
   const outer = climbWrappers(id);
   const p = outer.parent;
+  // `console.error(err.response?.data || err.message)`: whatever it reads, it only logs it
+  if (isAccess(p) && p.expression === outer && onlyLogged(p)) return false;
   if (ts.isPropertyAccessExpression(p) && p.expression === outer) return fieldUse(p, p.name.text);
   if (ts.isElementAccessExpression(p) && p.expression === outer) {
     const key = stringValue(p.argumentExpression);
@@ -328,6 +330,19 @@ function useOfCaught(id: ts.Identifier): boolean | { alias: string } {
   }
   // returned, stored in an object or an array, wrapped as a cause: whoever reads it may test it
   return true;
+}
+
+/** A read whose value only reaches a console call's arguments (through further reads, `||`, `??`, `+`, a template). */
+function onlyLogged(read: ts.Node): boolean {
+  let at: ts.Node = climbWrappers(read);
+  for (;;) {
+    const p = at.parent;
+    const carries = (isAccess(p) && p.expression === at) || ts.isTemplateSpan(p) || ts.isTemplateExpression(p) || (ts.isConditionalExpression(p) && p.condition !== at) ||
+      (ts.isBinaryExpression(p) && [ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.PlusToken].includes(p.operatorToken.kind));
+    if (!carries) break;
+    at = climbWrappers(p);
+  }
+  return isConsoleArgument(at);
 }
 
 /** A field of the caught value read at `access`: shown text is fine unless tested; any other field may differ. */
