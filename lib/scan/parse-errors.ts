@@ -294,9 +294,13 @@ function testsSdkErrors(caught: string | undefined, body: ts.Node, helper: boole
   });
 }
 
+/** The identifier names something other than the caught value: a declaration, or a member (`console.error`, `{ error: … }`). */
 function isDeclarationName(id: ts.Identifier): boolean {
   const p = id.parent;
-  return (ts.isVariableDeclaration(p) || ts.isParameter(p) || ts.isBindingElement(p)) && p.name === id;
+  if ((ts.isVariableDeclaration(p) || ts.isParameter(p) || ts.isBindingElement(p)) && p.name === id) return true;
+  if (ts.isPropertyAccessExpression(p) && p.name === id) return true;
+  if (ts.isBindingElement(p) && p.propertyName === id) return true;
+  return (ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p) || ts.isPropertyDeclaration(p)) && p.name === id;
 }
 
 /** Whether this use of the caught value may tell a failed Responses stream from a Chat one; `alias` when it is copied to a name. */
@@ -351,16 +355,36 @@ function fieldUse(access: ts.Expression, field: string): boolean {
   if (field !== 'message') return false;
   const outer = climbWrappers(access);
   const p = outer.parent;
-  if (ts.isPropertyAccessExpression(p) && p.expression === outer) return TEXT_TESTS.has(p.name.text);
-  if (ts.isCallExpression(p) && p.arguments.includes(outer as ts.Expression)) {
+  // `message.includes('…')`, `/…/.test(message)`, `message === '…'`: what it is tested against
+  let against: readonly ts.Expression[] | undefined;
+  if (ts.isPropertyAccessExpression(p) && p.expression === outer && TEXT_TESTS.has(p.name.text)) {
+    against = ts.isCallExpression(p.parent) && p.parent.expression === p ? p.parent.arguments : [];
+  } else if (ts.isCallExpression(p) && p.arguments.includes(outer as ts.Expression)) {
     const callee = unwrap(p.expression);
-    return ts.isPropertyAccessExpression(callee) && TEXT_TESTS.has(callee.name.text);
+    if (ts.isPropertyAccessExpression(callee) && TEXT_TESTS.has(callee.name.text)) against = [callee.expression];
+  } else if (ts.isBinaryExpression(p) && EQUALITY.has(p.operatorToken.kind)) {
+    against = [p.left === outer ? p.right : p.left];
+  } else if (ts.isSwitchStatement(p)) {
+    against = p.caseBlock.clauses.flatMap((c) => (ts.isCaseClause(c) ? [c.expression] : []));
   }
-  if (ts.isBinaryExpression(p)) {
-    const op = p.operatorToken.kind;
-    return op === ts.SyntaxKind.EqualsEqualsEqualsToken || op === ts.SyntaxKind.ExclamationEqualsEqualsToken || op === ts.SyntaxKind.EqualsEqualsToken || op === ts.SyntaxKind.ExclamationEqualsToken;
-  }
-  return ts.isCaseClause(p) || ts.isSwitchStatement(p);
+  return against !== undefined && against.some(mayBeChatWording);
+}
+
+const EQUALITY: ReadonlySet<ts.SyntaxKind> = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
+
+/**
+ * Words of the API errors that Chat and Responses say differently (a context overflow: "This
+ * model's maximum context length is … tokens … your messages resulted in …"). A test against other
+ * text (the project's own "OpenAI request timeout", "rate limit") reads the same on both sides.
+ */
+const CHAT_WORDING = /context|token|length|messages?\b|maximum|exceed/i;
+
+/** A tested text that may be one of those: a literal or a regular expression naming such words, or a value not in view. */
+function mayBeChatWording(e: ts.Expression): boolean {
+  const v = unwrap(e);
+  if (ts.isRegularExpressionLiteral(v)) return CHAT_WORDING.test(v.text);
+  const text = stringValue(v);
+  return text === undefined ? !ts.isNumericLiteral(v) : CHAT_WORDING.test(text);
 }
 
 /**
