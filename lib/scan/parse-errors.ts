@@ -110,14 +110,49 @@ function errorHandlersIn(arg: ts.Expression): { handler: ts.Expression | ts.Meth
 function sdkErrorTestIn(ctx: ScanContext, helper: boolean, from?: ts.Node): string | undefined {
   const search = ctx.callerSearch;
   if (!search) return undefined;
-  const classes = [...SDK_ERROR_CLASSES].filter((name) => testsClass(name, helper));
-  const test = new RegExp(`instanceof\\s+(?:[\\w$]+\\.)?(?:${classes.join('|')})\\b`);
-  const files = [...new Set(classes.flatMap((name) => search.filesNaming(name)))];
+  const classes = new Set([...SDK_ERROR_CLASSES].filter((name) => testsClass(name, helper)));
+  const files = [...new Set([...classes].flatMap((name) => search.filesNaming(name)))];
   // the failing code's own file first: the test nearest to it
   const own = from && path.normalize(from.getSourceFile().fileName);
-  // a test written in code, not in a comment (probe: a comment naming `instanceof APIError` was cited)
-  const testing = [...files.filter((f) => path.normalize(f) === own), ...files].find((f) => test.test(withoutComments(search.textOf(f) ?? '')));
+  const testing = [...files.filter((f) => path.normalize(f) === own), ...files].find((f) => {
+    const text = search.textOf(f);
+    return text !== undefined && testsSdkClassIn(ts.createSourceFile(f, text, ts.ScriptTarget.Latest, false), classes);
+  });
   return testing && relativeFile(ctx.cwd, testing);
+}
+
+/**
+ * `x instanceof APIError` in the file's code, the class the openai module's (`import { APIError }
+ * from 'openai'`, `OpenAI.APIError`, `require('openai').APIError`): not a comment naming it (probe
+ * of retry wrappers), not the project's own APIError (corpus: anything-llm's aibitat).
+ */
+function testsSdkClassIn(sf: ts.SourceFile, classes: ReadonlySet<string>): boolean {
+  const named = new Set<string>();
+  const namespaces = new Set<string>();
+  const fromSdk = (spec: ts.Node | undefined) => Boolean(spec && ts.isStringLiteralLike(spec) && /^openai(\/|$)/.test(spec.text));
+  walk(sf, (n) => {
+    if (ts.isImportDeclaration(n) && fromSdk(n.moduleSpecifier) && n.importClause) {
+      if (n.importClause.name) namespaces.add(n.importClause.name.text);
+      const bindings = n.importClause.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings)) namespaces.add(bindings.name.text);
+      if (bindings && ts.isNamedImports(bindings)) for (const el of bindings.elements) if (classes.has((el.propertyName ?? el.name).text)) named.add(el.name.text);
+    }
+    // `const OpenAI = require('openai')`, `const { APIError } = require('openai')`
+    if (ts.isVariableDeclaration(n) && n.initializer && ts.isCallExpression(unwrap(n.initializer))) {
+      const call = unwrap(n.initializer) as ts.CallExpression;
+      if (ts.isIdentifier(call.expression) && call.expression.text === 'require' && fromSdk(call.arguments[0])) {
+        if (ts.isIdentifier(n.name)) namespaces.add(n.name.text);
+        else if (ts.isObjectBindingPattern(n.name)) for (const el of n.name.elements) if (ts.isIdentifier(el.name) && classes.has(el.propertyName ? propertyNameText(el.propertyName) ?? '' : el.name.text)) named.add(el.name.text);
+      }
+    }
+    return undefined;
+  });
+  return someNode(sf, (n) => {
+    if (!ts.isBinaryExpression(n) || n.operatorToken.kind !== ts.SyntaxKind.InstanceOfKeyword) return false;
+    const right = unwrap(n.right);
+    if (ts.isIdentifier(right)) return named.has(right.text);
+    return ts.isPropertyAccessExpression(right) && classes.has(right.name.text) && ts.isIdentifier(right.expression) && namespaces.has(right.expression.text);
+  });
 }
 
 /**
@@ -156,11 +191,6 @@ function testsWording(caught: string, body: ts.Node): boolean {
   });
 }
 
-/** The text with its comments blanked (roughly: a `//` inside a string ends that line's text early, which can only hide a test). */
-function withoutComments(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/.*$/gm, '');
-}
-
 /**
  * How the handler comes to tell the SDK's errors apart, if it does: itself; a function of the
  * project it hands the error to (`report(err)`), by that function's parameter; the handler that
@@ -196,7 +226,7 @@ function passedOnTellsApart(caught: string, body: ts.Node, ctx: ScanContext, hel
       const target = callee?.parameters[index]?.name;
       if (callee && target && ts.isIdentifier(target) && callee.body) {
         // the function tests it itself, or hands it on again (`isTransient(e)` → `isT(e)`)
-        const inner = testsSdkErrors(target.text, callee.body, helper) ? "which tests for the SDK's errors" : passedOnTellsApart(target.text, callee.body, ctx, helper, depth + 1);
+        const inner = testsSdkErrors(target.text, callee.body, helper, ctx.checker) ? "which tests for the SDK's errors" : passedOnTellsApart(target.text, callee.body, ctx, helper, depth + 1);
         if (inner) how = `which hands it to ${describeFunction(ctx, callee)}, ${inner}`;
       } else if (!callee) {
         const testing = sdkErrorTestIn(ctx, helper);
@@ -240,7 +270,12 @@ const TEXT_TESTS: ReadonlySet<string> = new Set(['includes', 'startsWith', 'ends
 export function tellsSdkErrorsApart(handler: ts.CatchClause | ts.Expression | ts.MethodDeclaration, helper: boolean, checker?: ts.TypeChecker): boolean {
   const { caught, pattern, body } = handlerParts(handler, checker);
   if (pattern && !displayedOnly(pattern)) return true;
-  return Boolean(body) && testsSdkErrors(caught, body!, helper);
+  return Boolean(body) && testsSdkErrors(caught, body!, helper, checker);
+}
+
+function isProjectClass(checker: ts.TypeChecker, name: ts.Identifier): boolean {
+  const decl = symbolOf(checker, name)?.declarations?.[0];
+  return Boolean(decl && ts.isClassDeclaration(decl) && !decl.getSourceFile().isDeclarationFile && !decl.getSourceFile().fileName.includes('/node_modules/'));
 }
 
 /** A catch clause's, or a handler callback's (inline or a function it names), name for the error it takes, and its body. */
@@ -276,13 +311,14 @@ function displayedOnly(pattern: ts.BindingPattern): boolean {
  * as a cause. Logging it, rethrowing it and handing it to a function are judged by the caller
  * (handlerTellsApart follows those).
  */
-function testsSdkErrors(caught: string | undefined, body: ts.Node, helper: boolean): boolean {
+function testsSdkErrors(caught: string | undefined, body: ts.Node, helper: boolean, checker?: ts.TypeChecker): boolean {
   const names = new Set(caught ? [caught] : []);
   return someNode(body, (n) => {
     if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword) {
       const right = unwrap(n.right);
-      const name = ts.isIdentifier(right) ? right.text : ts.isPropertyAccessExpression(right) ? right.name.text : undefined;
-      if (name && testsClass(name, helper)) return true;
+      const name = ts.isIdentifier(right) ? right : ts.isPropertyAccessExpression(right) && ts.isIdentifier(right.name) ? right.name : undefined;
+      // the project's own class of that name (anything-llm's APIError) is not the SDK's
+      if (name && testsClass(name.text, helper) && !(checker && isProjectClass(checker, name))) return true;
     }
     if (!ts.isIdentifier(n) || !names.has(n.text) || isDeclarationName(n)) return false;
     const use = useOfCaught(n);
