@@ -13,6 +13,8 @@ import { escapeRegExp } from '../regexp.js';
 
 export interface PackageJson {
   name?: string;
+  /** npm publishes nothing without one. */
+  version?: string;
   private?: boolean;
   /** `module`: `.js` files are ES modules. */
   type?: string;
@@ -235,12 +237,12 @@ export class ProjectLayout {
   }
 
   /**
-   * A package whose consumers may live elsewhere: named, not `private`, with an entry point, and
-   * not an application (W-EDGE).
+   * A package whose consumers may live elsewhere: named and versioned (npm publishes nothing
+   * without both), not `private`, with an entry point, and not an application (W-EDGE).
    */
   isPublished(file: string): boolean {
     const json = this.packageFor(file)?.json;
-    if (!json || json.private === true || !json.name || isApplicationPackage(json)) return false;
+    if (!json || json.private === true || !json.name || !json.version || isApplicationPackage(json)) return false;
     return Boolean(json.main || json.module || json.exports || json.types || json.typings);
   }
 

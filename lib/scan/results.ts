@@ -21,6 +21,7 @@ import { referencesOf, isExported } from './references.js';
 import { calledFunction, describeFunction, feedParameter, isReturnOf, returnCallers, returningFunction } from './callers.js';
 import { promiseAllSlot } from './promise-all.js';
 import { locationOf } from './context.js';
+import { forcesTool } from './tool-choice.js';
 import { USAGE_NEVER_SENT, responsesTypeOf, type SiteAnalysis } from './site.js';
 import { deadGuard, flagTest } from './dead-branches.js';
 import { isParamsMessagesValue } from './messages.js';
@@ -104,6 +105,8 @@ export class ResultAnalyzer {
    * function-call filter written into it needs its parameter typed, or noImplicitAny rejects it.
    */
   private untyped = false;
+  /** The request forces a tool (tool_choice): its finish_reason was 'stop' with tool calls (tool-choice.ts). */
+  private forcedTool = false;
 
   /** Names that hold `tool_calls ?? []` (or `|| []`): arrays in Chat too. */
   private readonly toolCallArrays = new Set<ts.Node>();
@@ -111,6 +114,7 @@ export class ResultAnalyzer {
   /** Follow the promise a non-streaming call returns. */
   analyze(call: ts.CallExpression): void {
     this.untyped = declaredAny(this.ctx.checker, call);
+    this.forcedTool = forcesTool(call, this.ctx.checker);
     this.promise(call);
     this.finishAliases();
     this.finishDeadBranches();
@@ -544,6 +548,8 @@ export class ResultAnalyzer {
     }
     if (ts.isForOfStatement(parent) && parent.expression === outer) return this.site.reason('no-equivalent-result', 'choices');
     if ((shape === 'message' || shape === 'choice') && this.isHistoryPush(outer)) {
+      // openai 6's toResponseInputItems keeps the parsed / parsed_arguments that responses.parse adds, which the API rejects in input (openai-node#2634, after 6.49)
+      if (this.parsed) return this.site.reason('not-supported-yet', `replaying parse() output (${locationOf(this.ctx, outer)}): toResponseInputItems keeps the parsed values responses.parse adds in openai 6, and the API rejects them in input`);
       // M-REPLAY: the whole output goes back into the history, reasoning items included
       const root = this.site.range(chain.root);
       this.site.replay = true;
@@ -993,7 +999,10 @@ export class ResultAnalyzer {
       this.site.note('O-CONTENT-NULL', 'warn', "The content is turned into text here: a null content (a tool-call turn, a refusal) gave 'null', output_text gives ''.");
     }
     if (this.mayGetNullContent() && isJsonParsed(climbWrappers(outer))) {
-      this.site.note('O-CONTENT-NULL', 'warn', "JSON.parse of the content: a null content (a tool-call turn, a refusal) parsed to null, output_text's '' throws a SyntaxError.");
+      // a turn with no text (a tool call, a refusal) had content null, which parsed to null; output_text's '' would throw
+      const arg = this.site.range(climbWrappers(outer));
+      this.site.edit({ op: 'replace', rule: 'O-CONTENT-NULL', file: arg.file, start: arg.end, end: arg.end, text: " || 'null'" });
+      this.site.note('O-CONTENT-NULL', 'warn', "JSON.parse reads output_text || 'null': a turn with no text (a tool call, a refusal), whose content was null, still parses to null (an empty content, which threw, gives null too).");
     }
     this.aliasOrDone(outer, 'content', chain);
   }
@@ -1132,6 +1141,7 @@ export class ResultAnalyzer {
   /** O-FINISH: comparisons with a literal are rewritten; any other read has no equivalent. */
   private finishReasonUse(outer: ts.Node, chain: Chain): void {
     const parent = outer.parent;
+    if (this.forcedTool) return this.site.reason('no-equivalent-result', 'finish_reason (tool_choice forces a tool: Chat answered stop, with tool calls)');
     if (ts.isBinaryExpression(parent) && isEquality(parent.operatorToken.kind)) {
       const other = parent.left === outer ? parent.right : parent.left;
       const value = stringValue(other);

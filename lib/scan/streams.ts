@@ -23,7 +23,9 @@ import { referencesOf, isExported } from './references.js';
 import { ResultAnalyzer, useOf } from './results.js';
 import { promiseAllSlot } from './promise-all.js';
 import { firstEventAssignments, iterationCounters, iterationEffects, leavesIteration } from './stream-counters.js';
-import { failureTellsApart, tellsSdkErrorsApart } from './parse-errors.js';
+import { failureTellsApart } from './parse-errors.js';
+import { tellsSdkErrorsApart } from './caught-errors.js';
+import { forcesTool } from './tool-choice.js';
 import { USAGE_NEVER_SENT, type SiteAnalysis } from './site.js';
 
 /** Where the SDK exports its Stream class (v4 to v7 spellings). */
@@ -48,6 +50,8 @@ export class StreamAnalyzer {
   private hops = 0;
   /** The stream loops found: each gets the S-FAILED guard. */
   private loops = 0;
+  /** The request forces a tool (tool_choice): its finish_reason was 'stop' with tool calls (tool-choice.ts). */
+  private forcedTool = false;
   /** A helper stream's 'error' listeners and awaited final results: where its failure goes. */
   private readonly errorListeners: ts.Expression[] = [];
   private readonly finals: ts.CallExpression[] = [];
@@ -65,6 +69,7 @@ export class StreamAnalyzer {
   ) {}
 
   analyze(call: ts.CallExpression, method: string): void {
+    this.forcedTool = forcesTool(call, this.ctx.checker);
     if (method === 'stream') {
       this.helper(call);
       if (!this.loops) this.helperFailure(call);
@@ -428,6 +433,7 @@ export class StreamAnalyzer {
         return edit(shape === 'text' ? 'textWrite' : 'refusalWrite', write.call, { argStart: startOf(write.arg), argEnd: write.arg.getEnd() });
       }
       case 'finish': {
+        if (this.forcedTool) return this.site.reason('no-equivalent-result', 'finish_reason (tool_choice forces a tool: Chat answered stop, with tool calls)');
         const parent = outer.parent;
         if (ts.isBinaryExpression(parent) && isEquality(parent.operatorToken.kind)) {
           const other = parent.left === outer ? parent.right : parent.left;

@@ -185,7 +185,10 @@ export function runModel(req: CanonicalRequest): ModelOutput {
         arguments: JSON.stringify(sampleFromSchema(t.parameters, t.strict, t.name)),
       }));
       const output = toolCalls.reduce((n, c) => n + countWords(c.arguments), 0);
-      return { ...base, kind: 'tool_calls', text: '', toolCalls, finish: 'tool_calls', usage: { input, output } };
+      // a forced tool (a named function, or 'required') finishes with 'stop' in Chat, tool calls and all
+      // (OpenAI's function-calling guide; vllm-project/vllm#49496 mirrors it for named choices)
+      const forced = req.tool_choice !== 'auto' && req.tool_choice !== null;
+      return { ...base, kind: 'tool_calls', text: '', toolCalls, finish: forced ? 'stop' : 'tool_calls', usage: { input, output } };
     }
   }
 
