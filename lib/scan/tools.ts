@@ -125,6 +125,12 @@ export class ToolsAnalyzer {
   toolChoice(value: ts.Expression): void {
     const v = unwrap(value);
     if (isStringTyped(this.ctx.checker, v) === 'yes') return;
+    // `force ? { type: 'function', function: { name: force } } : 'auto'`: each branch on its own (probe of tool loops)
+    if (ts.isConditionalExpression(v)) {
+      this.toolChoice(v.whenTrue);
+      this.toolChoice(v.whenFalse);
+      return;
+    }
     if (ts.isObjectLiteralExpression(v)) {
       const type = stringValue(valueOf(v, 'type'));
       const inner = type && valueOf(v, type);
