@@ -163,9 +163,11 @@ function isDeclarationName(id: ts.Identifier): boolean {
 }
 
 /** Whether this use of the caught value may tell a failed Responses stream from a Chat one; `alias` when it is copied to a name. */
-function useOfCaught(id: ts.Identifier): boolean | { alias: string } {
+function useOfCaught(id: ts.Node): boolean | { alias: string } {
   const outer = climbWrappers(id);
   const p = outer.parent;
+  // `err ?? fallback`, `err || {}`, `ok ? x : err`: the value may be the error, used as the whole is
+  if ((ts.isBinaryExpression(p) && FLOWS_ON.has(p.operatorToken.kind)) || (ts.isConditionalExpression(p) && p.condition !== outer)) return useOfCaught(p);
   // `console.error(err.response?.data || err.message)`: whatever it reads, it only logs it
   if (isAccess(p) && p.expression === outer && onlyLogged(p)) return false;
   if (ts.isPropertyAccessExpression(p) && p.expression === outer) return fieldUse(p, p.name.text);
@@ -186,14 +188,13 @@ function useOfCaught(id: ts.Identifier): boolean | { alias: string } {
   // shown or passed on: judged by the caller (a call, a rethrow), or harmless (a condition, a text)
   if (ts.isCallExpression(p) || ts.isThrowStatement(p) || ts.isTemplateSpan(p) || ts.isIfStatement(p) ||
     ts.isPrefixUnaryExpression(p) || ts.isExpressionStatement(p) || ts.isConditionalExpression(p)) return false;
-  if (ts.isBinaryExpression(p)) {
-    const op = p.operatorToken.kind;
-    return !(op === ts.SyntaxKind.PlusToken || op === ts.SyntaxKind.AmpersandAmpersandToken || op === ts.SyntaxKind.BarBarToken ||
-      op === ts.SyntaxKind.EqualsEqualsEqualsToken || op === ts.SyntaxKind.ExclamationEqualsEqualsToken || op === ts.SyntaxKind.EqualsEqualsToken || op === ts.SyntaxKind.ExclamationEqualsToken);
-  }
+  if (ts.isBinaryExpression(p)) return !(p.operatorToken.kind === ts.SyntaxKind.PlusToken || EQUALITY.has(p.operatorToken.kind));
   // returned, stored in an object or an array, wrapped as a cause: whoever reads it may test it
   return true;
 }
+
+/** Operators whose value may be the operand itself. */
+const FLOWS_ON: ReadonlySet<ts.SyntaxKind> = new Set([ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.AmpersandAmpersandToken]);
 
 /** A read whose value only reaches a console call's arguments (through further reads, `||`, `??`, `+`, a template). */
 function onlyLogged(read: ts.Node): boolean {
