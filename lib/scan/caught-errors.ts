@@ -4,8 +4,8 @@
  * failure the rewrite throws differently would send it down another branch. The search for the
  * handler a failure reaches is lib/scan/parse-errors.ts's.
  */
-import { ts, accessName, climbWrappers, isAccess, isConsoleArgument, propertyNameText, someNode, stringValue, unwrap, walk } from './ast.js';
-import { symbolOf } from './references.js';
+import { ts, accessName, climbWrappers, isAccess, isConsoleArgument, isFunctionLike, propertyNameText, someNode, stringValue, unwrap, walk } from './ast.js';
+import { functionValue, symbolOf } from './references.js';
 
 /**
  * `x instanceof APIError` in the file's code, the class the openai module's (`import { APIError }
@@ -105,18 +105,10 @@ function isProjectClass(checker: ts.TypeChecker, name: ts.Identifier): boolean {
 export function handlerParts(handler: ts.CatchClause | ts.Expression | ts.MethodDeclaration, checker?: ts.TypeChecker): { caught?: string; pattern?: ts.BindingPattern; body?: ts.Node } {
   const named = (name: ts.BindingName | undefined) => (name && ts.isIdentifier(name) ? { caught: name.text } : name ? { pattern: name } : {});
   if (ts.isCatchClause(handler)) return { ...named(handler.variableDeclaration?.name), body: handler.block };
-  let fn: ts.Node | undefined = ts.isMethodDeclaration(handler) ? handler : unwrap(handler);
   // `.catch(handleError)`: the function it names, in view
-  if (checker && (ts.isIdentifier(fn) || ts.isPropertyAccessExpression(fn))) fn = namedFunction(checker, fn);
-  if (!fn || !(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn) || ts.isFunctionDeclaration(fn) || ts.isMethodDeclaration(fn)) || !fn.body) return {};
+  const fn = ts.isMethodDeclaration(handler) ? handler : checker ? functionValue(checker, handler) : isFunctionLike(unwrap(handler)) ? unwrap(handler) as ts.FunctionLikeDeclaration : undefined;
+  if (!fn?.body) return {};
   return { ...named(fn.parameters[0]?.name), body: fn.body };
-}
-
-function namedFunction(checker: ts.TypeChecker, e: ts.Identifier | ts.PropertyAccessExpression): ts.Node | undefined {
-  const decl = symbolOf(checker, ts.isIdentifier(e) ? e : e.name)?.declarations?.[0];
-  if (!decl || decl.getSourceFile().isDeclarationFile) return undefined;
-  if (ts.isVariableDeclaration(decl) && decl.initializer) return unwrap(decl.initializer);
-  return decl;
 }
 
 /** `{ message, stack }`: a destructuring that takes only what is shown. */

@@ -6,15 +6,16 @@
  * rewrite it throws, and the SDK retries it and reports a connection error on every call (probe
  * of retry wrappers, run before and after). Such a client's sites are reported.
  */
-import { ts, unwrap, propertyValue, findProperty, isFunctionLike, someNode, isAccess, accessName, stringValue, shortText } from './ast.js';
-import { symbolOf } from './references.js';
+import { ts, unwrap, propertyValue, findProperty, someNode, isAccess, accessName, stringValue, shortText } from './ast.js';
+import { functionValue } from './references.js';
+import { objectInView } from './http.js';
 import { locationOf, type ScanContext } from './context.js';
 
 /** What the `fetch` option of a client's options reads of the request, with where; undefined when it reads neither. */
 export function fetchHookReading(options: ts.Expression | undefined, ctx: ScanContext): string | undefined {
-  const object = options && objectLiteralOf(options, ctx.checker);
+  const object = options && objectInView(options, ctx);
   const value = object && propertyValue(findProperty(object, 'fetch'));
-  const hook = value && functionOf(value, ctx.checker);
+  const hook = value && functionValue(ctx.checker, value);
   if (!hook?.body) return undefined;
   const [url, init] = hook.parameters.map((p) => p.name);
   const readsBody = init && (ts.isObjectBindingPattern(init)
@@ -25,24 +26,6 @@ export function fetchHookReading(options: ts.Expression | undefined, ctx: ScanCo
   if (url && ts.isIdentifier(url) && someNode(hook.body, (n) => (stringValue(n) ?? '').includes('completions'))) {
     return `${where} tests the request's URL, which the rewrite changes (/responses for /chat/completions)`;
   }
-  return undefined;
-}
-
-function objectLiteralOf(e: ts.Expression, checker: ts.TypeChecker): ts.ObjectLiteralExpression | undefined {
-  const value = unwrap(e);
-  if (ts.isObjectLiteralExpression(value)) return value;
-  const decl = ts.isIdentifier(value) ? symbolOf(checker, value)?.valueDeclaration : undefined;
-  return decl && ts.isVariableDeclaration(decl) && decl.initializer && ts.isObjectLiteralExpression(unwrap(decl.initializer)) ? unwrap(decl.initializer) as ts.ObjectLiteralExpression : undefined;
-}
-
-/** The function an option names: inline, or a function of the project (a declaration, a const). */
-function functionOf(e: ts.Expression, checker: ts.TypeChecker): ts.FunctionLikeDeclaration | undefined {
-  const value = unwrap(e);
-  if (isFunctionLike(value)) return value as ts.FunctionLikeDeclaration;
-  const decl = ts.isIdentifier(value) ? symbolOf(checker, value)?.valueDeclaration : undefined;
-  if (!decl || decl.getSourceFile().isDeclarationFile || decl.getSourceFile().fileName.includes('/node_modules/')) return undefined;
-  if (ts.isFunctionDeclaration(decl)) return decl;
-  if (ts.isVariableDeclaration(decl) && decl.initializer && isFunctionLike(unwrap(decl.initializer))) return unwrap(decl.initializer) as ts.FunctionLikeDeclaration;
   return undefined;
 }
 

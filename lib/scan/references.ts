@@ -1,5 +1,5 @@
 /** Finding every use of a local binding, without the language service. */
-import { ts, walk } from './ast.js';
+import { ts, walk, unwrap, isFunctionLike } from './ast.js';
 
 /** Identifiers (other than the declaration's own name) that refer to the same symbol. */
 export function referencesOf(checker: ts.TypeChecker, name: ts.Identifier): ts.Identifier[] {
@@ -89,4 +89,19 @@ export function symbolOf(checker: ts.TypeChecker, id: ts.Node): ts.Symbol | unde
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The function a value is: written in place, or a function of the project it names (a
+ * declaration, a method, a const holding one: `.catch(handleError)`, `fetch: limitedFetch`).
+ */
+export function functionValue(checker: ts.TypeChecker, e: ts.Expression): ts.FunctionLikeDeclaration | undefined {
+  const value = unwrap(e);
+  if (isFunctionLike(value)) return value;
+  const name = ts.isIdentifier(value) ? value : ts.isPropertyAccessExpression(value) && ts.isIdentifier(value.name) ? value.name : undefined;
+  const decl = name && symbolOf(checker, name)?.declarations?.[0];
+  if (!decl || decl.getSourceFile().isDeclarationFile || decl.getSourceFile().fileName.includes('/node_modules/')) return undefined;
+  if (isFunctionLike(decl)) return decl;
+  const init = ts.isVariableDeclaration(decl) && decl.initializer ? unwrap(decl.initializer) : undefined;
+  return init && isFunctionLike(init) ? init : undefined;
 }

@@ -114,7 +114,7 @@ export class ResultAnalyzer {
   /** Follow the promise a non-streaming call returns. */
   analyze(call: ts.CallExpression): void {
     this.untyped = declaredAny(this.ctx.checker, call);
-    this.forcedTool = forcesTool(call, this.ctx.checker);
+    this.forcedTool = forcesTool(call, this.ctx);
     this.promise(call);
     this.finishAliases();
     this.finishDeadBranches();

@@ -69,7 +69,7 @@ export class StreamAnalyzer {
   ) {}
 
   analyze(call: ts.CallExpression, method: string): void {
-    this.forcedTool = forcesTool(call, this.ctx.checker);
+    this.forcedTool = forcesTool(call, this.ctx);
     if (method === 'stream') {
       this.helper(call);
       if (!this.loops) this.helperFailure(call);

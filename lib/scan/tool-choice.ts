@@ -6,10 +6,11 @@
  * equivalent (probe of tool loops: a forced extraction that checked `!== 'stop'` threw after).
  */
 import { ts, unwrap, propertyValue, findProperty, stringValue } from './ast.js';
-import { symbolOf } from './references.js';
+import type { BindingScope } from './bindings.js';
+import { objectInView } from './http.js';
 
-export function forcesTool(call: ts.CallExpression, checker: ts.TypeChecker): boolean {
-  const params = call.arguments[0] && paramsInView(call.arguments[0], checker);
+export function forcesTool(call: ts.CallExpression, bindings: BindingScope): boolean {
+  const params = call.arguments[0] && objectInView(call.arguments[0], bindings);
   const choice = params && propertyValue(findProperty(params, 'tool_choice'));
   return Boolean(choice) && mayForce(choice!);
 }
@@ -20,11 +21,4 @@ function mayForce(e: ts.Expression): boolean {
   if (ts.isConditionalExpression(v)) return mayForce(v.whenTrue) || mayForce(v.whenFalse);
   const value = stringValue(v);
   return value !== 'auto' && value !== 'none';
-}
-
-function paramsInView(arg: ts.Expression, checker: ts.TypeChecker): ts.ObjectLiteralExpression | undefined {
-  const e = unwrap(arg);
-  if (ts.isObjectLiteralExpression(e)) return e;
-  const decl = ts.isIdentifier(e) ? symbolOf(checker, e)?.valueDeclaration : undefined;
-  return decl && ts.isVariableDeclaration(decl) && decl.initializer && ts.isObjectLiteralExpression(unwrap(decl.initializer)) ? unwrap(decl.initializer) as ts.ObjectLiteralExpression : undefined;
 }
