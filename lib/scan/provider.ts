@@ -3,7 +3,6 @@
  * its construction across variables, imports, class fields, factories and unions, then reads the
  * client options to decide the provider.
  */
-import { fetchHookReading } from './fetch-hook.js';
 import path from 'node:path';
 import type { Note, Provider } from '../report/model.js';
 import type { ReasonRef } from '../rules/reasons.js';
@@ -25,6 +24,7 @@ import { autoImportSources } from './auto-imports.js';
 import { BASE_URL_ENV_WRITE, envFileBaseURL } from './base-url-env.js';
 import { WriteReader } from './write-reader.js';
 import { BASE_URL_MEMBER_WRITE, CHAT_METHOD_WRITE, TEST_FILE, baseURLWriteTarget, chatMethodWriteTarget, literalOfThis, memberWritePattern, writeTarget } from './writes.js';
+import { fetchHookReading } from './fetch-hook.js';
 
 export type { ReasonRef };
 
