@@ -32,9 +32,14 @@ function notesOf(body: string): string[] {
 const JSON_MODE = "const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }], response_format: { type: 'json_object' } });";
 
 describe('notes', () => {
-  it("O-CONTENT-NULL on JSON.parse of a content that may be null: JSON.parse(null) gave null, JSON.parse('') throws", () => {
+  it("O-CONTENT-NULL on JSON.parse of a content that may be null: JSON.parse(null) gave null, so it reads output_text || 'null' (JSON.parse('') throws)", () => {
     const notes = notesOf(`  ${JSON_MODE}\n  return JSON.parse(r.choices[0].message.content as string);`);
-    assert.ok(notes.some((n) => n.startsWith('O-CONTENT-NULL: JSON.parse of the content')), notes.join('\n'));
+    assert.ok(notes.some((n) => n.startsWith("O-CONTENT-NULL: JSON.parse reads output_text || 'null'")), notes.join('\n'));
+  });
+
+  it('no O-CONTENT-NULL note on JSON.parse of a content the program narrowed to a string (if (!content) return …)', () => {
+    const notes = notesOf(`  ${JSON_MODE}\n  const content = r.choices[0].message.content;\n  if (!content) return null;\n  return JSON.parse(content);`);
+    assert.ok(!notes.some((n) => n.startsWith('O-CONTENT-NULL')), notes.join('\n'));
   });
 
   it('no O-CONTENT-NULL note on JSON.parse where the request always gets a string back (no tools, no structured output)', () => {

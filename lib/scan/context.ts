@@ -43,6 +43,11 @@ export interface ScanContext extends BindingScope {
   sdkShims: readonly SdkShim[];
   /** Type names the project's global declaration files declare (globalTypeNames); absent in unit tests. */
   globalTypes?: ReadonlySet<string>;
+  /**
+   * The names the rewrite gave out per function scope (O-BIND's fresh `response`): a pass's own,
+   * since a pass that runs again on the same trees would otherwise see its first run's names as taken.
+   */
+  freshNames: WeakMap<ts.Node, Set<string>>;
   /** The files this pass looks for sites in (absolute, normalised); absent in unit tests. */
   analysedFiles?: ReadonlySet<string>;
   /** W-EDGE: the published package whose public entry points reach a file, if one does. */

@@ -322,6 +322,7 @@ function analyseFiles(files: string[], project: ScanProject, modules: ModuleReso
     publishedBy: (file) => searches.published.publishedBy(file),
     sdkShims: searches.sdkShims,
     globalTypes: searches.globalTypes,
+    freshNames: new WeakMap(),
   };
   const resolver = new ProviderResolver(ctx);
   const errors: FileError[] = [];

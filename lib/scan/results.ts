@@ -697,7 +697,7 @@ export class ResultAnalyzer {
     if (elements.some((e) => referencesOf(this.ctx.checker, e.name).some((r) => ts.isShorthandPropertyAssignment(r.parent)))) {
       return this.site.reason('not-supported-yet', `destructuring of ${describe(chain)} into a name used as a shorthand property`);
     }
-    const fresh = freshName(decl, 'response');
+    const fresh = freshName(this.ctx, decl, 'response');
     this.site.edit({ op: 'pattern', rule: 'O-BIND', ...this.site.range(pattern), text: fresh });
     if (chain.links.length || chain.rootText) this.chainEdit(decl.initializer!, chain, 'O-BIND');
     for (const e of elements) {
@@ -998,7 +998,7 @@ export class ResultAnalyzer {
     if (this.mayGetNullContent() && isStringified(outer)) {
       this.site.note('O-CONTENT-NULL', 'warn', "The content is turned into text here: a null content (a tool-call turn, a refusal) gave 'null', output_text gives ''.");
     }
-    if (this.mayGetNullContent() && isJsonParsed(climbWrappers(outer))) {
+    if (this.mayGetNullContent() && isJsonParsed(climbWrappers(outer)) && mayHoldNull(this.ctx.checker, outer)) {
       // a turn with no text (a tool call, a refusal) had content null, which parsed to null; output_text's '' would throw
       const arg = this.site.range(climbWrappers(outer));
       this.site.edit({ op: 'replace', rule: 'O-CONTENT-NULL', file: arg.file, start: arg.end, end: arg.end, text: " || 'null'" });
@@ -1391,15 +1391,15 @@ function isEmptyArray(e: ts.Expression): boolean {
   return ts.isArrayLiteralExpression(inner) && inner.elements.length === 0;
 }
 
-/** Fresh names already given out in a function (two destructurings there must not get the same). */
-const givenOut = new WeakMap<ts.Node, Set<string>>();
-
-/** A name not used anywhere in the function that holds the declaration, nor given out there yet. */
-function freshName(decl: ts.Node, base: string): string {
+/**
+ * A name not used anywhere in the function that holds the declaration, nor given out there yet
+ * in this pass (two destructurings there must not get the same; ScanContext.freshNames).
+ */
+function freshName(ctx: ScanContext, decl: ts.Node, base: string): string {
   let scope: ts.Node = decl.parent;
   while (!isFunctionLike(scope) && !ts.isSourceFile(scope)) scope = scope.parent;
-  const given = givenOut.get(scope) ?? new Set<string>();
-  givenOut.set(scope, given);
+  const given = ctx.freshNames.get(scope) ?? new Set<string>();
+  ctx.freshNames.set(scope, given);
   const used = new Set<string>(given);
   walk(scope, (n) => {
     if (ts.isIdentifier(n)) used.add(n.text);
@@ -1518,6 +1518,47 @@ function emptyStringStep(name: string, call: ts.CallExpression | undefined): '' 
 
 /** `${content}`, `'…' + content`, `String(content)`, `console.log(content)`: a null becomes the text 'null'. */
 /** `JSON.parse(<node>)`. */
+/**
+ * The content read may be null where it is: its type says so, or the checker cannot tell (`any`,
+ * JavaScript). `if (!content) return null; JSON.parse(content)` narrowed it to a string.
+ */
+function mayHoldNull(checker: ts.TypeChecker, read: ts.Node): boolean {
+  if (testedTruthyBefore(read)) return false;
+  const type = checker.getTypeAtLocation(read);
+  if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Null)) return true;
+  return type.isUnion() && type.types.some((t) => Boolean(t.flags & (ts.TypeFlags.Null | ts.TypeFlags.Any)));
+}
+
+/**
+ * The same read was tested for truth on the way here, whatever the types say (untyped code, no
+ * SDK installed): inside `if (x) …`, `x ? … : …`, `x && …`, or after `if (!x) return …` (or throw).
+ */
+function testedTruthyBefore(read: ts.Node): boolean {
+  const text = read.getText().replace(/\s+/g, '');
+  const same = (e: ts.Expression) => unwrap(e).getText().replace(/\s+/g, '') === text;
+  const negated = (e: ts.Expression) => {
+    const c = unwrap(e);
+    return ts.isPrefixUnaryExpression(c) && c.operator === ts.SyntaxKind.ExclamationToken && same(c.operand);
+  };
+  for (let at: ts.Node = read; at.parent && !isFunctionLike(at.parent); at = at.parent) {
+    const p = at.parent;
+    if (ts.isIfStatement(p) && p.thenStatement === at && same(p.expression)) return true;
+    if (ts.isConditionalExpression(p) && p.whenTrue === at && same(p.condition)) return true;
+    if (ts.isBinaryExpression(p) && p.right === at && p.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && same(p.left)) return true;
+    if (ts.isBlock(p) || ts.isSourceFile(p)) {
+      const before = p.statements.slice(0, p.statements.indexOf(at as ts.Statement));
+      if (before.some((st) => ts.isIfStatement(st) && !st.elseStatement && negated(st.expression) && exits(st.thenStatement))) return true;
+    }
+  }
+  return false;
+}
+
+/** A statement that always leaves: `return`, `throw`, or a block ending with one. */
+function exits(st: ts.Statement): boolean {
+  if (ts.isReturnStatement(st) || ts.isThrowStatement(st)) return true;
+  return ts.isBlock(st) && st.statements.length > 0 && exits(st.statements[st.statements.length - 1]);
+}
+
 function isJsonParsed(outer: ts.Node): boolean {
   const parent = outer.parent;
   return ts.isCallExpression(parent) && parent.arguments[0] === outer && parent.expression.getText().replace(/\s+/g, '') === 'JSON.parse';
