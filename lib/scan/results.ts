@@ -22,6 +22,7 @@ import { calledFunction, describeFunction, feedParameter, isReturnOf, returnCall
 import { promiseAllSlot } from './promise-all.js';
 import { locationOf } from './context.js';
 import { forcesTool } from './tool-choice.js';
+import { testedBefore } from './truth-tests.js';
 import { USAGE_NEVER_SENT, responsesTypeOf, type SiteAnalysis } from './site.js';
 import { deadGuard, flagTest } from './dead-branches.js';
 import { isParamsMessagesValue } from './messages.js';
@@ -1516,54 +1517,24 @@ function emptyStringStep(name: string, call: ts.CallExpression | undefined): '' 
   return known.value;
 }
 
-/** `${content}`, `'…' + content`, `String(content)`, `console.log(content)`: a null becomes the text 'null'. */
-/** `JSON.parse(<node>)`. */
 /**
  * The content read may be null where it is: its type says so, or the checker cannot tell (`any`,
  * JavaScript). `if (!content) return null; JSON.parse(content)` narrowed it to a string.
  */
 function mayHoldNull(checker: ts.TypeChecker, read: ts.Node): boolean {
-  if (testedTruthyBefore(read)) return false;
+  if (testedBefore(read)) return false;
   const type = checker.getTypeAtLocation(read);
   if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Null)) return true;
   return type.isUnion() && type.types.some((t) => Boolean(t.flags & (ts.TypeFlags.Null | ts.TypeFlags.Any)));
 }
 
-/**
- * The same read was tested for truth on the way here, whatever the types say (untyped code, no
- * SDK installed): inside `if (x) …`, `x ? … : …`, `x && …`, or after `if (!x) return …` (or throw).
- */
-function testedTruthyBefore(read: ts.Node): boolean {
-  const text = read.getText().replace(/\s+/g, '');
-  const same = (e: ts.Expression) => unwrap(e).getText().replace(/\s+/g, '') === text;
-  const negated = (e: ts.Expression) => {
-    const c = unwrap(e);
-    return ts.isPrefixUnaryExpression(c) && c.operator === ts.SyntaxKind.ExclamationToken && same(c.operand);
-  };
-  for (let at: ts.Node = read; at.parent && !isFunctionLike(at.parent); at = at.parent) {
-    const p = at.parent;
-    if (ts.isIfStatement(p) && p.thenStatement === at && same(p.expression)) return true;
-    if (ts.isConditionalExpression(p) && p.whenTrue === at && same(p.condition)) return true;
-    if (ts.isBinaryExpression(p) && p.right === at && p.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && same(p.left)) return true;
-    if (ts.isBlock(p) || ts.isSourceFile(p)) {
-      const before = p.statements.slice(0, p.statements.indexOf(at as ts.Statement));
-      if (before.some((st) => ts.isIfStatement(st) && !st.elseStatement && negated(st.expression) && exits(st.thenStatement))) return true;
-    }
-  }
-  return false;
-}
-
-/** A statement that always leaves: `return`, `throw`, or a block ending with one. */
-function exits(st: ts.Statement): boolean {
-  if (ts.isReturnStatement(st) || ts.isThrowStatement(st)) return true;
-  return ts.isBlock(st) && st.statements.length > 0 && exits(st.statements[st.statements.length - 1]);
-}
-
+/** `JSON.parse(<node>)`. */
 function isJsonParsed(outer: ts.Node): boolean {
   const parent = outer.parent;
   return ts.isCallExpression(parent) && parent.arguments[0] === outer && parent.expression.getText().replace(/\s+/g, '') === 'JSON.parse';
 }
 
+/** `${content}`, `'…' + content`, `String(content)`, `console.log(content)`: a null becomes the text 'null'. */
 function isStringified(outer: ts.Node): boolean {
   const parent = outer.parent;
   if (ts.isTemplateSpan(parent) && parent.expression === outer) return true;
