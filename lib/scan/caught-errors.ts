@@ -51,11 +51,14 @@ export function testsWording(caught: string, body: ts.Node): boolean {
       names.add(use.alias);
       return false;
     }
+    // the whole error as text: `String(err).includes(…)`, `${err}`
+    const whole = asText(n);
+    if (whole && wordingTested(whole)) return true;
     // the chain of fields read from the error: `err.param`, `err.error?.message`
     for (let at: ts.Node = climbWrappers(n); isAccess(at.parent) && at.parent.expression === at; at = climbWrappers(at.parent)) {
       const field = accessName(at.parent);
       if (field === 'param') return true;
-      if (field === 'message' && fieldUse(at.parent, 'message')) return true;
+      if (field !== undefined && TEXT_FIELDS.has(field) && fieldUse(at.parent, field)) return true;
     }
     return false;
   });
@@ -175,6 +178,9 @@ function useOfCaught(id: ts.Node): boolean | { alias: string } {
     return ts.isIdentifier(unwrap(p.left)) ? { alias: (unwrap(p.left) as ts.Identifier).text } : true;
   }
   if (ts.isBinaryExpression(p) && p.left === outer && p.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword) return false; // judged by its class
+  // the whole error as text (`String(err)`, `${err}`, `'x' + err`): the same unless its words are tested
+  const whole = asText(id);
+  if (whole) return wordingTested(whole);
   // wrapped in an error of the project's (`new LlmError('failed', err)`): its catcher may read the cause
   if (ts.isNewExpression(p)) return !(ts.isIdentifier(p.expression) && BUILTIN_ERRORS.has(p.expression.text) && p.arguments?.[0] === outer);
   // shown or passed on: judged by the caller (a call, a rethrow), or harmless (a condition, a text)
@@ -204,8 +210,48 @@ function onlyLogged(read: ts.Node): boolean {
 /** A field of the caught value read at `access`: shown text is fine unless tested; any other field may differ. */
 function fieldUse(access: ts.Expression, field: string): boolean {
   if (!DISPLAYED_FIELDS.has(field)) return true;
-  if (field !== 'message') return false;
-  const outer = climbWrappers(access);
+  if (field === 'toString') return ts.isCallExpression(access.parent) && access.parent.expression === access && wordingTested(access.parent);
+  return TEXT_FIELDS.has(field) && wordingTested(access);
+}
+
+/** Fields that hold the error's text (the stack starts with the message). */
+const TEXT_FIELDS: ReadonlySet<string> = new Set(['message', 'stack', 'toString']);
+/** Methods whose result keeps a text's words: a test of the result tests the error's words. */
+const TEXT_KEEPS: ReadonlySet<string> = new Set(['toLowerCase', 'toUpperCase', 'toLocaleLowerCase', 'toLocaleUpperCase', 'trim', 'trimStart', 'trimEnd', 'normalize', 'toString', 'valueOf']);
+
+/** The expression that turns the caught value at `id` into text as a whole (`String(err)`, a template, `+`), if it does. */
+function asText(id: ts.Node): ts.Expression | undefined {
+  const outer = climbWrappers(id);
+  const p = outer.parent;
+  if (ts.isCallExpression(p) && p.arguments[0] === outer && ts.isIdentifier(p.expression) && p.expression.text === 'String') return p;
+  if (ts.isTemplateSpan(p) && p.expression === outer) return p.parent;
+  if (ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.PlusToken) return p;
+  return undefined;
+}
+
+/**
+ * The error's text at `text` is tested against words the two APIs may say differently: directly,
+ * or once carried on (lowercased, trimmed, defaulted with `??`/`||`, concatenated, converted with
+ * `String()`, put in a template, or named: `const msg = err.message.toLowerCase()`).
+ */
+function wordingTested(text: ts.Node): boolean {
+  const outer = climbWrappers(text);
+  const p = outer.parent;
+  if (ts.isPropertyAccessExpression(p) && p.expression === outer && TEXT_KEEPS.has(p.name.text) && ts.isCallExpression(p.parent) && p.parent.expression === p) return wordingTested(p.parent);
+  if (ts.isBinaryExpression(p) && [ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.PlusToken].includes(p.operatorToken.kind)) return wordingTested(p);
+  if (ts.isConditionalExpression(p) && p.condition !== outer) return wordingTested(p);
+  if (ts.isTemplateSpan(p) && p.expression === outer) return wordingTested(p.parent);
+  if (ts.isCallExpression(p) && p.arguments[0] === outer && ts.isIdentifier(p.expression) && p.expression.text === 'String') return wordingTested(p);
+  if (ts.isVariableDeclaration(p) && p.initializer === outer && ts.isIdentifier(p.name)) {
+    const name = p.name;
+    const scope = ts.findAncestor(p, (a) => ts.isBlock(a) || ts.isSourceFile(a) || isFunctionLike(a)) ?? p.getSourceFile();
+    return someNode(scope, (n) => ts.isIdentifier(n) && n !== name && n.text === name.text && !isDeclarationName(n) && wordingTested(n));
+  }
+  return testedAgainstChatWording(outer);
+}
+
+/** The text at `outer` is the subject of a test (`includes`, a regular expression's `test`, `===`, `switch`) against wording that may be Chat's. */
+function testedAgainstChatWording(outer: ts.Node): boolean {
   const p = outer.parent;
   // `message.includes('…')`, `/…/.test(message)`, `message === '…'`: what it is tested against
   let against: readonly ts.Expression[] | undefined;
