@@ -6,13 +6,14 @@
  * files mention openai, few call sites, workspace packages, paths, barrels: see bench/dense.ts);
  * there `--tsconfig` adds the root tsconfig.json that switches type-aware mode on.
  *
- *   node --import tsx bench/generate.ts <dir> <files> [--profile default|dense] [--tsconfig] [--seed N]
+ *   node --import tsx bench/generate.ts <dir> <files> [--profile default|dense|helpers] [--tsconfig] [--seed N]
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rng } from './rng.js';
 import { generateDense, type DenseStats } from './dense.js';
+import { generateHelpers, type HelpersStats } from './helpers.js';
 
 export interface TreeSpec {
   dir: string;
@@ -127,11 +128,12 @@ export function generateTree(spec: TreeSpec): TreeStats {
   return { files: spec.files, withSites: sites + 1, nodeModulesFiles: vendor };
 }
 
-export type Profile = 'default' | 'dense';
-export const PROFILES: readonly Profile[] = ['default', 'dense'];
+export type Profile = 'default' | 'dense' | 'helpers';
+export const PROFILES: readonly Profile[] = ['default', 'dense', 'helpers'];
 
 /** Generate a tree of either profile; `tsconfig` is the root tsconfig.json (type-aware mode). */
-export function generateProfile(profile: Profile, spec: TreeSpec): TreeStats | DenseStats {
+export function generateProfile(profile: Profile, spec: TreeSpec): TreeStats | DenseStats | HelpersStats {
+  if (profile === 'helpers') return generateHelpers({ dir: spec.dir, files: spec.files, rootTsconfig: Boolean(spec.tsconfig), seed: spec.seed });
   if (profile === 'dense') return generateDense({ dir: spec.dir, files: spec.files, rootTsconfig: Boolean(spec.tsconfig), seed: spec.seed, ...(spec.siteRatio === undefined ? {} : { siteRatio: spec.siteRatio }) });
   return generateTree(spec);
 }
@@ -144,7 +146,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   };
   const profile = (option('profile') ?? 'default') as Profile;
   if (!dir || !(Number(files) > 0) || !PROFILES.includes(profile)) {
-    console.error('usage: generate.ts <dir> <files> [--profile default|dense] [--tsconfig] [--seed N]');
+    console.error('usage: generate.ts <dir> <files> [--profile default|dense|helpers] [--tsconfig] [--seed N]');
     process.exit(2);
   }
   const stats = generateProfile(profile, { dir: path.resolve(dir), files: Number(files), tsconfig: process.argv.includes('--tsconfig'), seed: Number(option('seed') ?? 42) });

@@ -15,6 +15,9 @@
  *   dense    an SDK-heavy monorepo (bench/dense.ts: half the files mention openai, 0.3% have a
  *            call) in both modes: import tracking (the tree generated without its root
  *            tsconfig.json) and type-aware (the same tree, byte for byte, with it).
+ *   helpers  every module exports a helper of the same name (`ask()`) with one call, half have a
+ *            caller in another file (bench/helpers.ts): the worst case for the searches by name
+ *            that follow results and errors to callers; both modes, like dense.
  * `--repo <dir>` (repeatable) runs the same comparison on an existing folder instead: import
  * tracking, and type-aware when it has a root tsconfig.json. For import tracking on a folder that
  * has one, the tool is pointed at the folder's entries instead of the folder (a folder that holds
@@ -24,7 +27,7 @@
  * Results are merged into bench/out/results.json, keyed by profile/size/mode (repo/<name>/mode),
  * after each measurement; a table is printed at the end.
  *
- *   npm run build && node --import tsx bench/run.ts [--profile default|dense] [--sizes 10000,20000]
+ *   npm run build && node --import tsx bench/run.ts [--profile default|dense|helpers] [--sizes 10000,20000]
  *     [--runs 5] [--modes imports,typed] [--repo <dir>]... [--floor <file>] [--parse-floor <file>]
  *     [--seed 42] [--timeout 900] [--typed 2000] [--jscodeshift-runs 1] [--cold]
  */
@@ -266,7 +269,7 @@ function tree(name: string, profile: Profile, files: number, tsconfig: boolean):
 function generatorVersion(): string {
   const here = path.join(REPO, 'bench');
   let h = 0;
-  for (const f of ['generate.ts', 'dense.ts', 'rng.ts']) {
+  for (const f of ['generate.ts', 'dense.ts', 'helpers.ts', 'rng.ts']) {
     const text = existsSync(path.join(here, f)) ? readFileSync(path.join(here, f), 'utf8') : '';
     for (let i = 0; i < text.length; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
   }
@@ -321,11 +324,11 @@ if (REPOS.length) {
       console.error(`repo/${name}: WARNING the tool saw ${seen.imports} files in import tracking and ${seen.typed} type-aware: the roots given differ in what they cover`);
     }
   }
-} else if (PROFILE === 'dense') {
+} else if (PROFILE === 'dense' || PROFILE === 'helpers') {
   for (const size of SIZES) {
     for (const mode of MODES) {
-      const { dir, stats } = tree(`dense${size}-${mode}`, 'dense', size, mode === 'typed');
-      const { entry } = compare(`dense/${size}/${mode}`, { profile: 'dense', size, mode, tree: stats }, { root: dir, cwd: dir, paths: ['.'], okCodes: [0] });
+      const { dir, stats } = tree(`${PROFILE}${size}-${mode}`, PROFILE, size, mode === 'typed');
+      const { entry } = compare(`${PROFILE}/${size}/${mode}`, { profile: PROFILE, size, mode, tree: stats }, { root: dir, cwd: dir, paths: ['.'], okCodes: [0] });
       save(entry);
     }
   }
