@@ -433,7 +433,7 @@ export const RULES: readonly RuleInfo[] = [
     },
   },
   {
-    id: 'P-AZURE-V1', summary: 'an Azure /openai/v1 base URL migrates, with a note; AzureOpenAI and deployments URLs are reported',
+    id: 'P-AZURE-V1', summary: 'an Azure /openai/v1 base URL whose Azure host is in view (or vouched for with --allow-base-url env:NAME) migrates, with a note; AzureOpenAI and deployments URLs are reported',
     example: {
       context: "const azure = new OpenAI({ baseURL: 'https://contoso.openai.azure.com/openai/v1/', apiKey: process.env.AZURE_OPENAI_API_KEY });",
       before: "const r = await azure.chat.completions.create({ model: 'my-gpt-4o-deployment', messages: [{ role: 'user', content: q }] });\nreturn r.choices[0].message.content;",

@@ -31,14 +31,21 @@ function envFilesIn(dir: string): string[] {
 
 const ENV_LINE = new RegExp(`^\\s*(?:export\\s+)?${SDK_BASE_URL_ENV}\\s*=\\s*(.*)$`);
 const NAME = escapeRegExp(SDK_BASE_URL_ENV);
-/** `process.env.OPENAI_BASE_URL = …`, `process.env['OPENAI_BASE_URL'] ??= …`. */
-export const BASE_URL_ENV_WRITE = new RegExp(`process\\.env(?:\\.${NAME}|\\[\\s*['"\`]${NAME}['"\`]\\s*\\])\\s*(?:=(?![=>])|\\?\\?=|\\|\\|=)`);
+/** `process.env.OPENAI_BASE_URL = …`, `process.env['OPENAI_BASE_URL'] ??= …`, `env.OPENAI_BASE_URL = …` (`const { env } = process`). */
+export const BASE_URL_ENV_WRITE = new RegExp(`\\benv(?:\\.${NAME}|\\[\\s*['"\`]${NAME}['"\`]\\s*\\])\\s*(?:=(?![=>])|\\?\\?=|\\|\\|=)`);
 
 /**
  * Where an env file at or above `dir` (up to the nearest package.json) sets OPENAI_BASE_URL to a
  * host other than OpenAI's. A loaded file that sets it to OpenAI's own host settles it: the
  * templates are read only when no loaded file sets it.
  */
+/**
+ * A write to the environment that may set OPENAI_BASE_URL without naming it (probe of gateways):
+ * a computed key (`process.env[key] = value`, settings copied into the environment in a loop),
+ * `Object.assign(process.env, …)`, `Object.defineProperty(process.env, …)`, `process.env = {…}`.
+ */
+export const UNNAMED_ENV_WRITE = /process\.env\[(?!\s*['"`][A-Za-z_]\w*['"`]\s*\])[^\]]+\]\s*(?:=(?![=>])|\?\?=|\|\|=)|Object\.(?:assign|defineProperty|defineProperties)\(\s*process\.env\b|process\.env\s*=(?![=>])/;
+
 export function envFileBaseURL(dir: string, cache: Map<string, string | null>): string | undefined {
   const cached = cache.get(dir);
   if (cached !== undefined) return cached ?? undefined;

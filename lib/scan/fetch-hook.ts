@@ -1,18 +1,76 @@
 /**
- * A client's own `fetch` option (P-DEFAULT keeps the provider: a custom fetch is assumed not to
- * rewrite URLs). One in view that reads the request's body (`JSON.parse(init.body).messages`: a
- * token-budget limiter) or tests its URL for the Chat endpoint depends on the request the
- * rewrite changes (`input` for `messages`, `/responses` for `/chat/completions`): after the
- * rewrite it throws, and the SDK retries it and reports a connection error on every call (probe
- * of retry wrappers, run before and after). Such a client's sites are reported.
+ * A client's own `fetch` option (P-DEFAULT keeps the provider: a custom fetch out of view is
+ * assumed not to rewrite URLs). One in view that reads the request's body
+ * (`JSON.parse(init.body).messages`: a token-budget limiter) or tests its URL for the Chat endpoint
+ * depends on the request the rewrite changes (`input` for `messages`, `/responses` for
+ * `/chat/completions`): after the rewrite it throws, and the SDK retries it and reports a
+ * connection error on every call (probe of retry wrappers, run before and after). One in view that
+ * sends the request somewhere else (a proxy's `String(input).replace(…)`) leaves the provider
+ * unknown (probe of gateways). Such a client's sites are reported.
  */
 import { ts, unwrap, propertyValue, findProperty, someNode, isAccess, accessName, stringValue, shortText } from './ast.js';
 import { functionValue } from './references.js';
 import { objectInView } from './http.js';
 import { locationOf, type ScanContext } from './context.js';
 
+/**
+ * What a client's `fetch` option in view does with the request: `reads` the Chat request (its
+ * body, or its URL tested for the Chat endpoint), or `redirects` it (the URL it was given is not
+ * what it passes on: `String(input).replace(OPENAI, PROXY)`, a `new URL(input)` whose host it sets,
+ * another URL: a LiteLLM or OpenRouter hook, whose host may not serve /responses; probe of
+ * gateways). Undefined when it passes the request on as it came.
+ */
+export function fetchHookEffect(options: ts.Expression | undefined, ctx: ScanContext): { kind: 'reads' | 'redirects'; detail: string } | undefined {
+  const reading = fetchHookReading(options, ctx);
+  if (reading) return { kind: 'reads', detail: reading };
+  const object = options && objectInView(options, ctx);
+  const value = object && propertyValue(findProperty(object, 'fetch'));
+  const hook = value && functionValue(ctx.checker, value);
+  if (!hook?.body) return undefined;
+  const [url, init] = hook.parameters.map((p) => p.name);
+  const passesOn = url && ts.isIdentifier(url) && onlyPassedOn(hook.body, url.text, init && ts.isIdentifier(init) ? init.text : undefined);
+  if (passesOn) return undefined;
+  return { kind: 'redirects', detail: `the client's fetch option ${shortText(value!, 30)} (${locationOf(ctx, hook)}) does not pass the request's URL on as it came` };
+}
+
+/**
+ * `name` reaches a fetch as its first argument (`fetch(input, init)`, `undici.fetch(url, { ...init,
+ * dispatcher })`: a call named like a fetch or given the hook's `init` too), and is otherwise only
+ * logged. `String(input).replace(…)` is not passing it on.
+ */
+function onlyPassedOn(body: ts.Node, name: string, init: string | undefined): boolean {
+  let passed = false;
+  const other = someNode(body, (n) => {
+    if (!ts.isIdentifier(n) || n.text !== name) return false;
+    const p = n.parent;
+    if (ts.isCallExpression(p) && isConsoleCall(p)) return false;
+    if (ts.isCallExpression(p) && p.arguments[0] === n && (/fetch|request/i.test(calleeName(p)) || (init !== undefined && mentions(p.arguments[1], init)))) {
+      passed = true;
+      return false;
+    }
+    return true;
+  });
+  return passed && !other;
+}
+
+function calleeName(call: ts.CallExpression): string {
+  const callee = unwrap(call.expression);
+  return ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : '';
+}
+
+/** `name` itself, or inside (`{ ...init, agent }`). */
+function mentions(e: ts.Expression | undefined, name: string): boolean {
+  const named = (n: ts.Node) => ts.isIdentifier(n) && n.text === name;
+  return e !== undefined && (named(e) || someNode(e, named));
+}
+
+function isConsoleCall(call: ts.CallExpression): boolean {
+  const callee = unwrap(call.expression);
+  return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'console';
+}
+
 /** What the `fetch` option of a client's options reads of the request, with where; undefined when it reads neither. */
-export function fetchHookReading(options: ts.Expression | undefined, ctx: ScanContext): string | undefined {
+function fetchHookReading(options: ts.Expression | undefined, ctx: ScanContext): string | undefined {
   const object = options && objectInView(options, ctx);
   const value = object && propertyValue(findProperty(object, 'fetch'));
   const hook = value && functionValue(ctx.checker, value);

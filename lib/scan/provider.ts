@@ -21,10 +21,10 @@ import { importedModule, loadedSourceFiles } from './callers.js';
 import { requiredExports } from './commonjs.js';
 import { injectToken, tokenProviders } from './di-providers.js';
 import { autoImportSources } from './auto-imports.js';
-import { BASE_URL_ENV_WRITE, envFileBaseURL } from './base-url-env.js';
+import { BASE_URL_ENV_WRITE, UNNAMED_ENV_WRITE, envFileBaseURL } from './base-url-env.js';
 import { WriteReader } from './write-reader.js';
 import { BASE_URL_MEMBER_WRITE, CHAT_METHOD_WRITE, TEST_FILE, baseURLWriteTarget, chatMethodWriteTarget, literalOfThis, memberWritePattern, writeTarget } from './writes.js';
-import { fetchHookReading } from './fetch-hook.js';
+import { fetchHookEffect } from './fetch-hook.js';
 
 export type { ReasonRef };
 
@@ -259,9 +259,31 @@ export class ProviderResolver {
     return false;
   }
 
+  /**
+   * A member of the subclass, or of a project class between it and the SDK's, that overrides a
+   * method on the SDK client's request path (`buildURL` returning a gateway's URL; probe of
+   * gateways), named with its class; undefined when none does.
+   */
+  private requestPathOverride(cls: ts.ClassLikeDeclaration, depth = 0): string | undefined {
+    const member = cls.members.find((m) => m.name && REQUEST_PATH_MEMBERS.has(propertyNameText(m.name) ?? ''));
+    if (member?.name) return `${cls.name?.text ?? 'the class'}.${propertyNameText(member.name)}`;
+    if (depth > 8) return undefined;
+    for (const clause of cls.heritageClauses ?? []) {
+      if (clause.token !== ts.SyntaxKind.ExtendsKeyword) continue;
+      for (const t of clause.types) {
+        const base = resolveClass(this.ctx.checker, t.expression);
+        const found = base && this.requestPathOverride(base, depth + 1);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  }
+
   /** P-SUBCLASS: `class X extends OpenAI`; proven only when its super() call is. */
   private fromSubclass(cls: ts.ClassLikeDeclaration, construction: ts.NewExpression, depth: number): Origin {
     const evidence = `new ${cls.name?.text ?? 'class'}() (extends the SDK client) in ${locationOf(this.ctx, construction)}`;
+    const override = this.requestPathOverride(cls);
+    if (override) return subclassUnknown(`${evidence}; ${override} decides where requests go`);
     const ctor = cls.members.find(ts.isConstructorDeclaration);
     if (!ctor) {
       if (cls.getText().includes('baseURL')) return subclassUnknown(evidence);
@@ -286,8 +308,9 @@ export class ProviderResolver {
     const origin = this.readOptions(arg, evidence, depth);
     if (origin.kind !== 'sdk') return origin;
     // a fetch hook that reads the Chat request: the client reaches OpenAI, and its sites stay
-    const hook = origin.reason ? undefined : fetchHookReading(arg, this.ctx);
-    if (hook) return { ...origin, construction, reason: { code: 'not-supported-yet', detail: hook } };
+    const hook = origin.reason ? undefined : fetchHookEffect(arg, this.ctx);
+    if (hook?.kind === 'reads') return { ...origin, construction, reason: { code: 'not-supported-yet', detail: hook.detail } };
+    if (hook?.kind === 'redirects') return runtimeBaseURL(`${evidence}, and ${hook.detail}`, construction);
     const set = origin.isDefault ? this.baseURLSetAt(construction) : undefined;
     if (set) return runtimeBaseURL(`${evidence}, and OPENAI_BASE_URL is set in ${set}`, construction);
     return this.afterConstruction(origin, construction);
@@ -344,8 +367,11 @@ export class ProviderResolver {
 
   private baseURLSetAt(construction: ts.Node): string | undefined {
     if (this.baseURLAssignment === undefined) {
-      const files = this.writes.filesOfRun(SDK_BASE_URL_ENV, (text) => BASE_URL_ENV_WRITE.test(text));
-      this.baseURLAssignment = files.length ? relativeFile(this.ctx.cwd, files[0]) : null;
+      const named = this.writes.filesOfRun(SDK_BASE_URL_ENV, (text) => BASE_URL_ENV_WRITE.test(text));
+      // a test's own environment does not reach the code it tests in production
+      const unnamed = named.length ? [] : this.writes.filesOfRun('env', (text, file) => UNNAMED_ENV_WRITE.test(text) && !TEST_FILE.test(file));
+      this.baseURLAssignment = named.length ? relativeFile(this.ctx.cwd, named[0])
+        : unnamed.length ? `${relativeFile(this.ctx.cwd, unnamed[0])} (a write to the environment that does not name it)` : null;
     }
     if (this.baseURLAssignment) return this.baseURLAssignment;
     const file = envFileBaseURL(path.dirname(construction.getSourceFile().fileName), this.envFiles);
@@ -436,10 +462,25 @@ export class ProviderResolver {
     const statics = [t.head.text, ...t.templateSpans.map((s) => s.literal.text)];
     const tail = statics[statics.length - 1];
     if (statics.some((s) => s.includes(AZURE_DEPLOYMENTS) || s.includes('/openai/deployments'))) return sdk('azure-legacy', { code: 'azure-legacy' });
-    if (AZURE_V1_SUFFIX.test(tail)) return azureV1(sdk);
+    // `${process.env.AZURE_OPENAI_ENDPOINT}/openai/v1`: the user vouches for the variable with
+    // --allow-base-url env:NAME, as for `baseURL: process.env.NAME`
+    const envName = t.head.text === '' ? this.envNameOf(t.templateSpans[0].expression) : undefined;
+    if (envName !== undefined && this.ctx.allow.envNames.has(envName)) return AZURE_V1_SUFFIX.test(tail) ? azureV1(sdk) : allowed(sdk, `env:${envName}`);
+    // `https://${resource}.openai.azure.com/openai/v1`: Azure when its host is in view, the resource
+    // name aside; `${process.env.ENDPOINT}/openai/v1` may be Groq's base URL as well (probe of gateways)
+    if (AZURE_V1_SUFFIX.test(tail) && AZURE_HOST.test(parseUrl(statics.join('resource')).host)) return azureV1(sdk);
     const head = parseUrl(t.head.text);
     if (head.host && t.head.text.includes('/', head.origin.length) && isOpenAIHost(head.host)) return sdk('openai');
     return sdk('unknown', { code: 'provider-unknown', detail: 'runtime-base-url' });
+  }
+
+  /** The environment variable a value reads (`process.env.NAME`), directly or through a const. */
+  private envNameOf(v: ts.Expression, depth = 0): string | undefined {
+    const e = unwrap(v);
+    const name = envVariable(e);
+    if (name !== undefined || depth > 4) return name;
+    const init = this.constInitializer(e);
+    return init && this.envNameOf(init, depth + 1);
   }
 
   /** A template's text up to its first span no const gives (`whole` when every span is one). */
@@ -1335,6 +1376,11 @@ function dedupeNotes(notes: Note[]): Note[] {
   const seen = new Set<string>();
   return notes.filter((n) => (seen.has(n.rule) ? false : (seen.add(n.rule), true)));
 }
+
+/** The SDK client's members (openai 6 and 7, core/client) that build or send a request: overriding one may send it elsewhere. */
+const REQUEST_PATH_MEMBERS: ReadonlySet<string> = new Set([
+  'buildURL', 'buildRequest', 'makeRequest', 'request', 'fetchWithTimeout', 'prepareOptions', 'prepareRequest', 'baseURL', 'fetch', 'withOptions',
+]);
 
 function subclassUnknown(evidence: string): Origin {
   return { kind: 'sdk', provider: 'unknown', evidence, reason: { code: 'provider-unknown', detail: 'subclass' }, notes: [], isDefault: false };
