@@ -93,19 +93,39 @@ function merge(pieces: Piece[]): Piece[] {
   return out;
 }
 
+/**
+ * At most MAX_ALTERNATIVES alternatives, the same ones once. Beyond that they are not followed one
+ * by one, but what they all end with is kept: a URL helper with five branches, each ending in
+ * `/chat/completions`, given a base with a fallback (ten alternatives) is still a Chat URL, and its
+ * call still a site (probe of gateways: the call was dropped from the report).
+ */
+function bounded(alts: Piece[][]): Piece[][] {
+  const seen = new Set<string>();
+  const unique = alts.filter((a) => {
+    const key = JSON.stringify(a);
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+  if (unique.length <= MAX_ALTERNATIVES) return unique;
+  const tails = unique.map((a) => a[a.length - 1]);
+  if (!tails.every((t): t is string => typeof t === 'string')) return [[null]];
+  let suffix = tails[0];
+  for (const t of tails) while (!t.endsWith(suffix)) suffix = suffix.slice(1);
+  return suffix ? [[null, suffix]] : [[null]];
+}
+
 function concat(...parts: UrlText[]): UrlText {
   let alts: Piece[][] = [[]];
   for (const part of parts) {
     const next: Piece[][] = [];
     for (const a of alts) for (const b of part.alts) next.push(merge([...a, ...b]));
-    alts = next.length > MAX_ALTERNATIVES ? [[null]] : next;
+    alts = bounded(next);
   }
   return { alts, viaParam: parts.some((p) => p.viaParam) };
 }
 
 function alternatives(parts: UrlText[]): UrlText {
   const alts = parts.flatMap((p) => p.alts);
-  return { alts: alts.length > MAX_ALTERNATIVES ? [[null]] : alts, viaParam: parts.some((p) => p.viaParam) };
+  return { alts: bounded(alts), viaParam: parts.some((p) => p.viaParam) };
 }
 
 /**
@@ -171,7 +191,7 @@ function joinBase(base: UrlText | undefined, path: UrlText | undefined): UrlText
       alts.push(merge([...head, '/', ...tail]));
     }
   }
-  return { alts: alts.length > MAX_ALTERNATIVES ? [[null]] : alts, viaParam: base.viaParam || path.viaParam };
+  return { alts: bounded(alts), viaParam: base.viaParam || path.viaParam };
 }
 
 /** `new URL(input, base)`. */
@@ -197,7 +217,7 @@ function resolveUrl(input: UrlText, base: UrlText): UrlText {
       }
     }
   }
-  return { alts: alts.length > MAX_ALTERNATIVES ? [[null]] : alts, viaParam: input.viaParam || base.viaParam };
+  return { alts: bounded(alts), viaParam: input.viaParam || base.viaParam };
 }
 
 // ---- evaluation scope ---------------------------------------------------------------------------
