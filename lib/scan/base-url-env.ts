@@ -2,7 +2,8 @@
  * P-DEFAULT assumes OPENAI_BASE_URL is unset, since the SDK reads it whenever `baseURL` is
  * omitted. Where the project itself shows otherwise, a default client is not proven: an env
  * file beside the package that sets it to another host (`.env`, or a template such as `.env.example`),
- * or code that assigns `process.env.OPENAI_BASE_URL` before the client is built.
+ * or one the code loads by its path, or code that assigns `process.env.OPENAI_BASE_URL` (or writes
+ * the environment without naming it) before the client is built.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -84,5 +85,42 @@ function hostSet(line: string): 'openai' | 'other' | undefined {
     return isOpenAIHost(new URL(value).host) ? 'openai' : 'other';
   } catch {
     return 'other';
+  }
+}
+
+/** A string that names an env file (`'config/lmstudio.env'`, `'../.env.local'`): the last segment is one. */
+const ENV_FILE_LITERAL = /['"`]([^'"`\n$]*?(?:\.env[\w.-]*|[\w.-]+\.env))['"`]/g;
+
+/**
+ * Where an env file that a source file names (`dotenv.config({ path: 'config/lmstudio.env' })`,
+ * Nest's `ConfigModule.forRoot({ envFilePath: 'config/local.env' })`) sets OPENAI_BASE_URL to a
+ * host other than OpenAI's (probe of gateways): such a file is loaded although it is not one of
+ * the names looked for beside the package. The path is tried from the source file's folder and
+ * from its package root (dotenv resolves it from the working directory, usually the root).
+ */
+export function namedEnvFileBaseURL(file: string, text: string): string | undefined {
+  const dir = path.dirname(file);
+  const root = packageRoot(dir);
+  for (const m of text.matchAll(ENV_FILE_LITERAL)) {
+    const name = m[1];
+    if (!ENV_FILE_NAME.test(path.basename(name))) continue;
+    for (const candidate of new Set([path.resolve(dir, name), path.resolve(root, name)])) {
+      let lines: string[];
+      try {
+        lines = readFileSync(candidate, 'utf8').split(/\r?\n/);
+      } catch {
+        continue;
+      }
+      const index = lines.findIndex((line) => hostSet(line) === 'other');
+      if (index >= 0) return `${candidate}:${index + 1}`;
+    }
+  }
+  return undefined;
+}
+
+function packageRoot(dir: string): string {
+  for (let at = dir; ; at = path.dirname(at)) {
+    if (existsSync(path.join(at, 'package.json'))) return at;
+    if (path.dirname(at) === at) return dir;
   }
 }

@@ -21,7 +21,7 @@ import { importedModule, loadedSourceFiles } from './callers.js';
 import { requiredExports } from './commonjs.js';
 import { injectToken, tokenProviders } from './di-providers.js';
 import { autoImportSources } from './auto-imports.js';
-import { BASE_URL_ENV_WRITE, UNNAMED_ENV_WRITE, envFileBaseURL } from './base-url-env.js';
+import { BASE_URL_ENV_WRITE, UNNAMED_ENV_WRITE, envFileBaseURL, namedEnvFileBaseURL } from './base-url-env.js';
 import { WriteReader } from './write-reader.js';
 import { BASE_URL_MEMBER_WRITE, CHAT_METHOD_WRITE, TEST_FILE, baseURLWriteTarget, chatMethodWriteTarget, literalOfThis, memberWritePattern, writeTarget } from './writes.js';
 import { fetchHookEffect } from './fetch-hook.js';
@@ -371,11 +371,22 @@ export class ProviderResolver {
       // a test's own environment does not reach the code it tests in production
       const unnamed = named.length ? [] : this.writes.filesOfRun('env', (text, file) => UNNAMED_ENV_WRITE.test(text) && !TEST_FILE.test(file));
       this.baseURLAssignment = named.length ? relativeFile(this.ctx.cwd, named[0])
-        : unnamed.length ? `${relativeFile(this.ctx.cwd, unnamed[0])} (a write to the environment that does not name it)` : null;
+        : unnamed.length ? `${relativeFile(this.ctx.cwd, unnamed[0])} (a write to the environment that does not name it)` : this.namedEnvFile() ?? null;
     }
     if (this.baseURLAssignment) return this.baseURLAssignment;
     const file = envFileBaseURL(path.dirname(construction.getSourceFile().fileName), this.envFiles);
     return file && relativeFile(this.ctx.cwd, file);
+  }
+
+  /** An env file a file of the run names and loads (dotenv's `path`, Nest's `envFilePath`) that sets OPENAI_BASE_URL elsewhere, with the file naming it. */
+  private namedEnvFile(): string | undefined {
+    let named: string | undefined;
+    this.writes.filesOfRun('env', (text, file) => {
+      const found = named === undefined && !TEST_FILE.test(file) && /\.env\b|\benv['"`]/.test(text) ? namedEnvFileBaseURL(file, text) : undefined;
+      if (found) named = `${relativeFile(this.ctx.cwd, found)} (loaded by ${relativeFile(this.ctx.cwd, file)})`;
+      return false;
+    });
+    return named;
   }
 
   /** Read the client options (P-DEFAULT, P-OPENAI-HOST, P-AZURE-*, P-NONOPENAI, P-RUNTIME, P-OPTS-SPREAD). */
