@@ -4,7 +4,7 @@
  * the provider proof's write reader (lib/scan/write-reader.ts) and of lib/scan/provider.ts.
  */
 import { escapeRegExp } from '../regexp.js';
-import { ts, unwrap, accessName, calleeName, climbWrappers, isAssignmentOperator, isFunctionLike, propertyNameText, walk } from './ast.js';
+import { ts, unwrap, accessName, calleeName, climbWrappers, isAssignmentOperator, isFunctionLike, propertyNameText, stringValue, walk } from './ast.js';
 import { isProjectFile } from './context.js';
 
 /**
@@ -91,7 +91,7 @@ const LEAKING_OPERATORS: ReadonlySet<ts.SyntaxKind> = new Set([
 ]);
 
 /** A file that may write a client's `baseURL` after construction (baseURLWriteTarget's shapes, as text). */
-export const BASE_URL_MEMBER_WRITE = /\.baseURL\s*=(?!=)|\[\s*['"`]baseURL['"`]\s*\]\s*=(?!=)|Object\.assign\s*\([^)]*\bbaseURL\b/;
+export const BASE_URL_MEMBER_WRITE = /\.baseURL\s*=(?!=)|\[\s*['"`]baseURL['"`]\s*\]\s*=(?!=)|Object\.assign\s*\([^)]*\bbaseURL\b|(?:Object\s*\.\s*defineProperty|Reflect\s*\.\s*(?:set|defineProperty))\s*\([^,]*,\s*['"`]baseURL['"`]|['"`]baseURL['"`][^]*\[\s*[A-Za-z_$][\w$]*\s*\]\s*=(?![=>])/;
 
 /** A file that may replace a client's Chat method (chatMethodWriteTarget's shapes, as text). */
 export const CHAT_METHOD_WRITE = /\.completions\s*(?:\.\s*(?:create|parse|stream)\s*)?=(?![=>])/;
@@ -114,8 +114,13 @@ export function baseURLWriteTarget(n: ts.Node): ts.Expression | undefined {
   if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
     const left = unwrap(n.left);
     if ((ts.isPropertyAccessExpression(left) || ts.isElementAccessExpression(left)) && accessName(left) === 'baseURL') return left.expression;
+    // `client[key] = url` with `const key = 'baseURL'` in the file (probe of gateways)
+    if (ts.isElementAccessExpression(left) && ts.isIdentifier(left.argumentExpression) && constNamesBaseURL(n.getSourceFile(), left.argumentExpression.text)) return left.expression;
     return undefined;
   }
+  // `Object.defineProperty(client, 'baseURL', …)`, `Reflect.set(client, 'baseURL', url)`
+  if (ts.isCallExpression(n) && ['Object.defineProperty', 'Reflect.set', 'Reflect.defineProperty'].includes(calleeName(n.expression) ?? '') && n.arguments.length > 2 &&
+    stringValue(n.arguments[1]) === 'baseURL') return n.arguments[0];
   if (ts.isCallExpression(n) && calleeName(n.expression) === 'Object.assign' && n.arguments.length > 1) {
     const sets = n.arguments.slice(1).some((a) => {
       const obj = unwrap(a);
@@ -124,4 +129,9 @@ export function baseURLWriteTarget(n: ts.Node): ts.Expression | undefined {
     return sets ? n.arguments[0] : undefined;
   }
   return undefined;
+}
+
+/** The file declares `name` a const (or let, var) holding the text 'baseURL'. */
+function constNamesBaseURL(sf: ts.SourceFile, name: string): boolean {
+  return new RegExp(`\\b(?:const|let|var)\\s+${escapeRegExp(name)}\\s*(?::\\s*[\\w'"\`|\\s]+)?=\\s*['"\`]baseURL['"\`]`).test(sf.text);
 }
