@@ -270,7 +270,7 @@ export const RULES: readonly RuleInfo[] = [
     },
   },
   {
-    id: 'O-CONTENT-NULL', summary: "null checks on content → checks for ''; content ?? x → output_text || x; JSON.parse(content) of a request that may get no text (tools, structured output) → JSON.parse(output_text || 'null')",
+    id: 'O-CONTENT-NULL', summary: "null checks on content → checks for ''; content ?? x → output_text || x; content?.… that answers otherwise on '' → (output_text || undefined)?.…; JSON.parse(content) of a request that may get no text (tools, structured output) → JSON.parse(output_text || 'null')",
     example: {
       before: "const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] });\nif (r.choices[0].message.content === null) return 'nothing';\nreturn r.choices[0].message.content ?? 'nothing';",
       after: "const r = await client.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: q }], store: false });\nif (r.output_text === '') return 'nothing';\nreturn r.output_text || 'nothing';",

@@ -1014,13 +1014,16 @@ export class ResultAnalyzer {
    * ''. The test keeps its answer only when the chain gives on '' what the fallback is
    * (`?.trim() ?? ''`, `?.length ?? 0`), and a comparison with a literal only when it answers
    * alike on undefined and on the chain's value for '' (`?.length > 0` does, `?.trim() === ''`
-   * and `=== undefined` do not); otherwise the site is reported.
-   * Only where the request can get a null content back: with tools (a tool-call turn) or a
-   * structured output (a refusal); a plain text request always gets a string. True when the read
-   * heads such a test.
+   * and `=== undefined` do not); otherwise the chain reads `(output_text || undefined)`, which
+   * skips it on '' as it was skipped on null (the O-CONTENT-NULL mapping of `??` to `||`).
+   * A test written after the chain is judged on every request: its author expects a null content,
+   * which a content filter gives a plain text request too (the SDK's `finish_reason`
+   * 'content_filter': "content was omitted"; probe of app layouts: `content?.split(',') ?? []`
+   * gave [] on a null content and [''] on output_text). The chain's value kept or passed on is
+   * judged where the request gets a null content as a matter of course: with tools (a tool-call
+   * turn) or a structured output (a refusal). True when the read heads such a test.
    */
   private nullTestThroughChain(outer: ts.Node): boolean {
-    if (!this.mayGetNullContent()) return false;
     const first = outer.parent;
     if (!ts.isPropertyAccessExpression(first) || first.expression !== outer || !first.questionDotToken) return false;
     let onEmpty: '' | 0 | undefined = '';
@@ -1040,15 +1043,23 @@ export class ResultAnalyzer {
     const test = top.parent;
     if (!ts.isBinaryExpression(test) || (test.left !== top && test.right !== top)) {
       // the chain's value kept or passed on: undefined on a null content, onEmpty now (probe of TypeScript apps)
-      if (!this.chainValueAnswersAlike(top, onEmpty)) this.site.reason('no-equivalent-result', CONTENT_NULL_CHAIN);
+      if (this.mayGetNullContent() && !this.chainValueAnswersAlike(top, onEmpty)) this.skipChainOnEmpty(outer);
       return false;
     }
     // a test: a `??` fallback after the chain, or a comparison of the chain with a literal
     const op = test.operatorToken.kind;
     const heads = op === ts.SyntaxKind.QuestionQuestionToken ? test.left === top : COMPARISONS.has(op) && Boolean(literalValue(test.left === top ? test.right : test.left));
     if (!heads) return false;
-    if (!valueAnswersAlike(top, onEmpty)) this.site.reason('no-equivalent-result', CONTENT_NULL_CHAIN);
+    if (!valueAnswersAlike(top, onEmpty)) this.skipChainOnEmpty(outer);
     return true;
+  }
+
+  /** `(output_text || undefined)?.…`: the chain is skipped on a turn with no text, as it was on content null. */
+  private skipChainOnEmpty(read: ts.Node): void {
+    const at = this.site.range(read);
+    this.site.edit({ op: 'replace', rule: 'O-CONTENT-NULL', file: at.file, start: at.start, end: at.start, text: '(' });
+    this.site.edit({ op: 'replace', rule: 'O-CONTENT-NULL', file: at.file, start: at.end, end: at.end, text: ' || undefined)' });
+    this.site.note('O-CONTENT-NULL', 'warn', "An optional chain on the content reads (output_text || undefined): a turn with no text (a tool call, a refusal, a filtered answer), whose content was null, still skips the chain; an empty content, which ran it, skips it too.");
   }
 
   /**
@@ -1505,9 +1516,6 @@ function valueAnswersAlike(node: ts.Node, onEmpty: '' | 0 | undefined): boolean 
   }
   return falsy && isBooleanContext(outer);
 }
-
-/** The reason detail when a test of the content runs through an optional chain. */
-const CONTENT_NULL_CHAIN = "content tested through ?. (output_text is '', never null)";
 
 /** What `.name` (called as `call`, if it is) gives on '' (ON_EMPTY_STRING), or undefined when unknown. */
 function emptyStringStep(name: string, call: ts.CallExpression | undefined): '' | 0 | undefined {
