@@ -47,6 +47,17 @@ export const BASE_URL_ENV_WRITE = new RegExp(`\\benv(?:\\.${NAME}|\\[\\s*['"\`]$
  */
 export const UNNAMED_ENV_WRITE = /process\.env\[(?!\s*['"`][A-Za-z_]\w*['"`]\s*\])[^\]]+\]\s*(?:=(?![=>])|\?\?=|\|\|=)|Object\.(?:assign|defineProperty|defineProperties)\(\s*process\.env\b|process\.env\s*=(?![=>])/;
 
+/**
+ * Files whose environment is not the application's: tests, tool configurations
+ * (`vitest.config.mts`) and scripts (`scripts/seed.ts`), which npm runs as processes of their own.
+ */
+export const OWN_PROCESS_FILE = /(?:^|[\\/])(?:__tests__|__mocks__|tests?|spec|scripts?)[\\/]|\.(?:test|spec|config)\.[cm]?[jt]sx?$/;
+
+/** The text without its comments (a commented-out `process.env = {…}` writes nothing). */
+export function withoutComments(text: string): string {
+  return text.replace(/\/\*[^]*?\*\//g, '').replace(/(^|[^:\\])\/\/.*$/gm, '$1');
+}
+
 export function envFileBaseURL(dir: string, cache: Map<string, string | null>): string | undefined {
   const cached = cache.get(dir);
   if (cached !== undefined) return cached ?? undefined;
@@ -118,7 +129,8 @@ export function namedEnvFileBaseURL(file: string, text: string): string | undefi
   return undefined;
 }
 
-function packageRoot(dir: string): string {
+/** The folder of the nearest package.json at or above `dir` (`dir` itself when there is none). */
+export function packageRoot(dir: string): string {
   for (let at = dir; ; at = path.dirname(at)) {
     if (existsSync(path.join(at, 'package.json'))) return at;
     if (path.dirname(at) === at) return dir;

@@ -21,7 +21,7 @@ import { importedModule, loadedSourceFiles } from './callers.js';
 import { requiredExports } from './commonjs.js';
 import { injectToken, tokenProviders } from './di-providers.js';
 import { autoImportSources } from './auto-imports.js';
-import { BASE_URL_ENV_WRITE, UNNAMED_ENV_WRITE, envFileBaseURL, namedEnvFileBaseURL } from './base-url-env.js';
+import { BASE_URL_ENV_WRITE, OWN_PROCESS_FILE, UNNAMED_ENV_WRITE, envFileBaseURL, namedEnvFileBaseURL, packageRoot, withoutComments } from './base-url-env.js';
 import { WriteReader } from './write-reader.js';
 import { BASE_URL_MEMBER_WRITE, CHAT_METHOD_WRITE, TEST_FILE, baseURLWriteTarget, chatMethodWriteTarget, literalOfThis, memberWritePattern, writeTarget } from './writes.js';
 import { fetchHookEffect } from './fetch-hook.js';
@@ -368,25 +368,40 @@ export class ProviderResolver {
   private baseURLSetAt(construction: ts.Node): string | undefined {
     if (this.baseURLAssignment === undefined) {
       const named = this.writes.filesOfRun(SDK_BASE_URL_ENV, (text) => BASE_URL_ENV_WRITE.test(text));
-      // a test's own environment does not reach the code it tests in production
-      const unnamed = named.length ? [] : this.writes.filesOfRun('env', (text, file) => UNNAMED_ENV_WRITE.test(text) && !TEST_FILE.test(file));
-      this.baseURLAssignment = named.length ? relativeFile(this.ctx.cwd, named[0])
-        : unnamed.length ? `${relativeFile(this.ctx.cwd, unnamed[0])} (a write to the environment that does not name it)` : this.namedEnvFile() ?? null;
+      this.baseURLAssignment = named.length ? relativeFile(this.ctx.cwd, named[0]) : null;
     }
     if (this.baseURLAssignment) return this.baseURLAssignment;
+    // what sets it without naming it counts in the client's own package only, in the application's process
+    const root = packageRoot(path.dirname(construction.getSourceFile().fileName));
+    const indirect = this.indirectBaseURL().find((w) => w.root === root);
+    if (indirect) return indirect.where;
     const file = envFileBaseURL(path.dirname(construction.getSourceFile().fileName), this.envFiles);
     return file && relativeFile(this.ctx.cwd, file);
   }
 
-  /** An env file a file of the run names and loads (dotenv's `path`, Nest's `envFilePath`) that sets OPENAI_BASE_URL elsewhere, with the file naming it. */
-  private namedEnvFile(): string | undefined {
-    let named: string | undefined;
+  private indirectWrites: { root: string; where: string }[] | undefined;
+
+  /**
+   * Code that may set OPENAI_BASE_URL without naming it, by package root: a write to the
+   * environment with a computed key, `Object.assign(process.env, …)`, `process.env = {…}` (a
+   * settings file copied in), or an env file it loads by its path (dotenv's `path`, Nest's
+   * `envFilePath`) that sets it to another host (probe of gateways). Tests, tool configurations
+   * and scripts run in processes of their own and do not count (corpus: a vitest.config.mts, a
+   * build script and test helpers had made every default client of their monorepos unknown).
+   */
+  private indirectBaseURL(): { root: string; where: string }[] {
+    if (this.indirectWrites) return this.indirectWrites;
+    const found: { root: string; where: string }[] = [];
     this.writes.filesOfRun('env', (text, file) => {
-      const found = named === undefined && !TEST_FILE.test(file) && /\.env\b|\benv['"`]/.test(text) ? namedEnvFileBaseURL(file, text) : undefined;
-      if (found) named = `${relativeFile(this.ctx.cwd, found)} (loaded by ${relativeFile(this.ctx.cwd, file)})`;
+      if (OWN_PROCESS_FILE.test(relativeFile(this.ctx.cwd, file))) return false;
+      const root = packageRoot(path.dirname(file));
+      const code = withoutComments(text);
+      if (UNNAMED_ENV_WRITE.test(code)) found.push({ root, where: `${relativeFile(this.ctx.cwd, file)} (a write to the environment that does not name it)` });
+      const loaded = /\.env\b|\benv['"`]/.test(code) ? namedEnvFileBaseURL(file, code) : undefined;
+      if (loaded) found.push({ root, where: `${relativeFile(this.ctx.cwd, loaded)} (loaded by ${relativeFile(this.ctx.cwd, file)})` });
       return false;
     });
-    return named;
+    return (this.indirectWrites = found);
   }
 
   /** Read the client options (P-DEFAULT, P-OPENAI-HOST, P-AZURE-*, P-NONOPENAI, P-RUNTIME, P-OPTS-SPREAD). */
