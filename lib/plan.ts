@@ -99,6 +99,8 @@ export interface ChainEdit extends Anchor {
   rootText?: string;
   /** The chain is a tool-calls array read in a boolean context: `[]` is truthy, so test `.length`. */
   appendLength?: boolean;
+  /** The new chain reads a value that is never nullish (`output_text`, a string): a `!` after it says nothing and goes. */
+  neverNullish?: boolean;
 }
 
 /** One `.name` of a rewritten chain: `?.name` when optional, followed by `!` when nonNull. */

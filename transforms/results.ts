@@ -74,12 +74,18 @@ export function rewriteChain(ctx: TransformContext, edit: ChainEdit): void {
   let tail = renderLinks(ctx, edit.tail).replace(/!{2,}/g, '!');
   if (tail.endsWith('!') && ctx.text[edit.end] === '!' && ctx.text[edit.end + 1] !== '=' && !edit.appendLength) tail = tail.slice(0, -1);
   tail += edit.appendLength ? '.length' : '';
+  // `content!` asserted what `output_text` always is: the `!` goes (a reviewer would stop at it)
+  let end = edit.end;
+  if (edit.neverNullish) {
+    tail = tail.replace(/!$/, '');
+    if (ctx.text[end] === '!' && ctx.text[end + 1] !== '=') end += 1;
+  }
   if (edit.rootText !== undefined) {
-    ctx.editor.replace(edit.start, edit.end, `${edit.rootText}${tail}`);
+    ctx.editor.replace(edit.start, end, `${edit.rootText}${tail}`);
     return;
   }
   const rootEnd = afterParens(ctx, edit.rootEnd, edit.end);
-  ctx.editor.replace(rootEnd, edit.end, tail);
+  ctx.editor.replace(rootEnd, end, tail);
 }
 
 /** Skip the closing parentheses that wrap a root (`(await x).choices`). */

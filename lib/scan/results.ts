@@ -476,9 +476,10 @@ export class ResultAnalyzer {
     if (changed && shape !== 'finish-reason' && !replay) {
       const root = this.site.range(chain.root);
       const appendLength = shape === 'tool-calls' && this.truthOnly(outer);
+      const neverNullish = shape === 'content' && chain.links[chain.links.length - 1]?.name === 'output_text';
       this.site.edit({
         op: 'chain', rule: ruleOf(shape), ...this.site.range(end), rootStart: root.start, rootEnd: root.end, tail: chain.links, rootText: chain.rootText,
-        ...(appendLength ? { appendLength } : {}),
+        ...(appendLength ? { appendLength } : {}), ...(neverNullish ? { neverNullish } : {}),
       });
       // `tool_calls ?? []` (or `|| []`): the filter is always an array, so the fallback is dead code
       const fallback = outer.parent;
