@@ -152,4 +152,4 @@ export const FINAL_METHODS: Readonly<Record<string, { shape: 'completion' | 'mes
 };
 
 /** Helper-stream members that behave the same on a ResponseStream. */
-export const SAME_STREAM_MEMBERS = new Set(['abort', 'done', 'controller', 'ended', 'errored', 'aborted', 'off', 'once', 'emitted']);
+export const SAME_STREAM_MEMBERS = new Set(['abort', 'done', 'controller', 'ended', 'errored', 'aborted', 'off', 'once']);

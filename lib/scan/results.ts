@@ -675,6 +675,8 @@ export class ResultAnalyzer {
         if (step.report === 'not-yet') return this.site.reason('not-supported-yet', step.detail);
         return this.site.reason(step.report === 'legacy-functions' ? 'legacy-functions' : 'no-equivalent-result', step.detail);
       }
+      // `const { usage } = await s.finalChatCompletion()`: none if the chunks carried none (probe of streams)
+      if (step.to === 'usage' && this.site.streamWithoutUsage) return this.site.reason('no-equivalent-result', USAGE_NEVER_SENT);
       elements.push({ name: el.name, key, step });
     }
     if (elements.every((e) => e.step.path.length === 1 && e.step.path[0] === propertyNameText(e.name) && e.step.to !== 'content') && chain.links.length === chain.accessed.length) {

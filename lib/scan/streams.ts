@@ -28,6 +28,7 @@ import { tellsSdkErrorsApart } from './caught-errors.js';
 import { forcesTool } from './tool-choice.js';
 import { testedBefore } from './truth-tests.js';
 import { USAGE_NEVER_SENT, type SiteAnalysis } from './site.js';
+import { usageFinishTiming } from './usage-timing.js';
 
 /** Where the SDK exports its Stream class (v4 to v7 spellings). */
 const SDK_STREAM_MODULES = /^openai\/(core\/)?streaming(\.m?js)?$/;
@@ -231,11 +232,24 @@ export class StreamAnalyzer {
         return this.helper(call); // .on() returns the stream: chains continue
       }
       if (hasEntry(FINAL_METHODS, name) && called) return this.final(call as ts.CallExpression, name);
+      if (name === 'emitted' && called) return this.emitted(call as ts.CallExpression);
       if (SAME_STREAM_MEMBERS.has(name)) return;
       if (name === 'toReadableStream') return this.site.reason('stream-handoff', name);
       return this.site.reason('no-equivalent-result', name);
     }
     this.handoff(outer, (n) => this.helper(n));
+  }
+
+  /**
+   * `await stream.emitted('end')`: an event both streams emit alike (the name kept, nothing
+   * passed). Any other (`emitted('content')`, `emitted('finalContent')`) resolves with what the
+   * event's first listener argument is, which differs or never comes on a ResponseStream: left as
+   * it was, the promise never settled (probe of streams, run before and after).
+   */
+  private emitted(call: ts.CallExpression): void {
+    const event = stringValue(call.arguments[0]);
+    if (event !== undefined && ownEntry(LISTENERS, event)?.to === event && !ownEntry(LISTENERS, event)?.positional && !ownEntry(LISTENERS, event)?.fields) return;
+    this.site.reason('not-supported-yet', `emitted(${event === undefined ? '…' : `'${event}'`}) on the stream helper`);
   }
 
   /** `.on('content', (delta, snapshot) => …)` → `.on('response.output_text.delta', ({ delta, snapshot }) => …)`. */
@@ -347,6 +361,8 @@ export class StreamAnalyzer {
     for (const first of firstEventAssignments(loop, variable, this.ctx.checker)) {
       this.site.reason('no-equivalent-result', `${first.text} is set on the first stream event, which Responses sends before any text (response.created)`);
     }
+    const timing = usageFinishTiming(loop);
+    if (timing) this.site.reason('no-equivalent-result', timing);
     for (const counter of iterationCounters(loop, variable, this.ctx.checker)) {
       this.site.reason('no-equivalent-result', `${counter.name} counts stream loop iterations (Responses sends more events than Chat sends chunks)`);
     }
