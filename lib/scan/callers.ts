@@ -213,6 +213,16 @@ function declarationSibling(file: string): string | undefined {
  * found by the name they spell, so an `export *` module that never names it is not seen.
  */
 function serverActionReexport(name: string, search: FollowSearch): string | undefined {
+  let known = SERVER_ACTION_REEXPORTS.get(search);
+  if (!known) SERVER_ACTION_REEXPORTS.set(search, (known = new Map()));
+  if (!known.has(name)) known.set(name, findServerActionReexport(name, search));
+  return known.get(name);
+}
+
+/** serverActionReexport's answers by name, for the run's search: one search per name, not per site. */
+const SERVER_ACTION_REEXPORTS = new WeakMap<FollowSearch, Map<string, string | undefined>>();
+
+function findServerActionReexport(name: string, search: FollowSearch): string | undefined {
   for (const file of search.filesNaming(name)) {
     const text = search.textOf(file);
     if (!text || !/['"]use server['"]/.test(text)) continue;
@@ -267,23 +277,43 @@ export function usesOf(
   const ownProperty = (n: ts.Node) => Boolean(ownInitializer) && n.getSourceFile() === file && ts.isPropertyAccessExpression(n.parent) && n.parent.name === n &&
     n.getStart() >= ownInitializer!.getStart() && n.getEnd() <= ownInitializer!.getEnd();
   for (const sf of files) {
-    let stop: string | undefined;
-    walk(sf, (n) => {
-      if (stop) return false;
-      if (!(ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) || n.text !== name.text || n === name || ownProperty(n) || locals.has(n)) return undefined;
+    for (const n of identifiersNamed(sf, name.text)) {
+      if (n === name || ownProperty(n) || locals.has(n)) continue;
       const use = kindOfUse(ctx.checker, n, symbol, member);
       if (use === 'use') uses.add(n);
       else if (typeof use === 'object') {
         // imported or destructured under a name of its own (`import { f as g }`, `const { f: g } = require(…)`, `const { f } = await import(…)`)
-        if (ts.isExportSpecifier(use.local.parent)) stop = `${name.text} is exported again as ${use.local.text} (${locationOf(ctx, n)})`;
-        else for (const r of referencesOf(ctx.checker, use.local)) if (r !== use.local) uses.add(r);
-      } else if (use !== 'other' && use !== 'plumbing') stop = `${use} (${locationOf(ctx, n)})`;
-      return undefined;
-    });
-    if (stop) return { stop };
+        if (ts.isExportSpecifier(use.local.parent)) return { stop: `${name.text} is exported again as ${use.local.text} (${locationOf(ctx, n)})` };
+        for (const r of referencesOf(ctx.checker, use.local)) if (r !== use.local) uses.add(r);
+      } else if (use !== 'other' && use !== 'plumbing') return { stop: `${use} (${locationOf(ctx, n)})` };
+    }
   }
   return { uses: [...uses] };
 }
+
+/**
+ * A file's identifiers (and private names) with this text, in source order. The index is built
+ * once per file: a run with many helpers of one name (1,000 modules exporting `ask()`) walked every
+ * file naming it once per helper (bench/run.ts --profile helpers).
+ */
+function identifiersNamed(sf: ts.SourceFile, text: string): readonly (ts.Identifier | ts.PrivateIdentifier)[] {
+  let index = IDENTIFIER_INDEX.get(sf);
+  if (!index) {
+    const built = new Map<string, (ts.Identifier | ts.PrivateIdentifier)[]>();
+    walk(sf, (n) => {
+      if (ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) {
+        const list = built.get(n.text);
+        if (list) list.push(n);
+        else built.set(n.text, [n]);
+      }
+      return undefined;
+    });
+    IDENTIFIER_INDEX.set(sf, (index = built));
+  }
+  return index.get(text) ?? [];
+}
+
+const IDENTIFIER_INDEX = new WeakMap<ts.SourceFile, Map<string, (ts.Identifier | ts.PrivateIdentifier)[]>>();
 
 /** `export default function f`, `export default f`, `export { f as default }`, `module.exports = f`. */
 export function isDefaultExport(decl: ts.Node, name: ts.Identifier | ts.PrivateIdentifier): boolean {
