@@ -24,7 +24,7 @@ export const AZURE_DEPLOYMENTS = '/openai/deployments/';
 export const PROVIDER_OPTION_KEYS = ['baseURL', 'provider', 'dataResidency', 'defaultQuery'] as const;
 
 /** P-MODEL-HINT: a literal model of another vendor's family behind a default client. */
-export const FOREIGN_MODEL_HINT = /^(gemini|llama|meta-llama|mixtral|mistral|codestral|deepseek|claude|qwen|command-r|grok|phi-|gemma|sonar)/i;
+export const FOREIGN_MODEL_HINT = /^(gemini|llama|meta-llama|codellama|llava|mixtral|mistral|open-mistral|open-mixtral|ministral|pixtral|codestral|deepseek|claude|qwen|qwq|command-r|grok|phi-?\d|gemma|sonar|glm-|chatglm|moonshot-|kimi-|yi-|ernie-|doubao-)/i;
 
 /**
  * P-MODEL-HINT: a model name api.openai.com does not serve: another vendor's family, or a

@@ -297,6 +297,27 @@ function isAssignmentTarget(n: ts.Node): boolean {
 function variableTexts(id: ts.Identifier, scope: Scope): UrlText | undefined {
   const decl = declarationThrough(scope.checker, id);
   if (!decl || boundParameter(decl, scope)) return undefined;
+  // a `let` built from another built from another… is evaluated once per scope and depth: each
+  // assignment re-evaluated its right side, 3^depth for `v2 = v1; if (c) v2 = v1` chains (probe of
+  // providers: a bundled file never finished)
+  const byChecker = VARIABLE_TEXTS.get(scope.checker) ?? new WeakMap<object, WeakMap<ts.Node, Map<number, UrlText | undefined>>>();
+  VARIABLE_TEXTS.set(scope.checker, byChecker);
+  const byParams = byChecker.get(scope.params ?? NO_PARAMS) ?? new WeakMap<ts.Node, Map<number, UrlText | undefined>>();
+  byChecker.set(scope.params ?? NO_PARAMS, byParams);
+  const byDepth = byParams.get(decl) ?? new Map<number, UrlText | undefined>();
+  byParams.set(decl, byDepth);
+  if (!byDepth.has(scope.depth)) byDepth.set(scope.depth, evaluateVariable(decl, scope));
+  return byDepth.get(scope.depth);
+}
+
+/**
+ * variableTexts' answers, by program (a later scan pass sees more modules), wrapper parameters
+ * bound (none: NO_PARAMS), declaration and depth.
+ */
+const VARIABLE_TEXTS = new WeakMap<ts.TypeChecker, WeakMap<object, WeakMap<ts.Node, Map<number, UrlText | undefined>>>>();
+const NO_PARAMS = {};
+
+function evaluateVariable(decl: ts.Declaration, scope: Scope): UrlText | undefined {
   const isParameter = ts.isParameter(decl) || (ts.isBindingElement(decl) && ts.isParameter(bindingRootOf(decl)));
   const isLet = ts.isVariableDeclaration(decl) && !(decl.parent.flags & ts.NodeFlags.Const);
   if ((!isParameter && !isLet) || !ts.isIdentifier(decl.name)) return undefined;

@@ -25,6 +25,7 @@ import { BASE_URL_ENV_WRITE, OWN_PROCESS_FILE, UNNAMED_ENV_WRITE, envFileBaseURL
 import { WriteReader } from './write-reader.js';
 import { BASE_URL_MEMBER_WRITE, CHAT_METHOD_WRITE, TEST_FILE, baseURLWriteTarget, chatMethodWriteTarget, literalOfThis, memberWritePattern, writeTarget } from './writes.js';
 import { fetchHookEffect } from './fetch-hook.js';
+import { escapeRegExp } from '../regexp.js';
 
 export type { ReasonRef };
 
@@ -500,6 +501,20 @@ export class ProviderResolver {
     return sdk('unknown', { code: 'provider-unknown', detail: 'runtime-base-url' });
   }
 
+  /** A file of the run writes `member` of the object `holder` names (by that name, or the one it is declared with). */
+  private memberWritten(holder: ts.Identifier, member: string): boolean {
+    const decl = declarationOf(this.ctx.checker, holder);
+    const target = decl && (ts.isImportSpecifier(decl) || ts.isImportClause(decl)) ? aliasTarget(this.ctx.checker, decl) : decl;
+    const names = new Set([holder.text, ...(target && ts.isVariableDeclaration(target) && ts.isIdentifier(target.name) ? [target.name.text] : [])]);
+    for (const name of names) {
+      const n = escapeRegExp(name);
+      const m = escapeRegExp(member);
+      const write = new RegExp(`(?<![\\w$.])${n}\\s*(?:\\.\\s*${m}|\\[[^\\]]*\\])\\s*(?:=(?![=>])|\\?\\?=|\\|\\|=)|(?:Object\\s*\\.\\s*(?:assign|defineProperty)|Reflect\\s*\\.\\s*set)\\s*\\(\\s*${n}\\b`);
+      if (this.writes.filesOfRun(name, (text) => write.test(withoutComments(text))).length) return true;
+    }
+    return false;
+  }
+
   /** The environment variable a value reads (`process.env.NAME`), directly or through a const. */
   private envNameOf(v: ts.Expression, depth = 0): string | undefined {
     const e = unwrap(v);
@@ -527,8 +542,12 @@ export class ProviderResolver {
     const literal = stringValue(e);
     if (literal !== undefined) return literal;
     if (ts.isPropertyAccessExpression(e)) {
-      const obj = this.constInitializer(unwrap(e.expression));
+      const holder = unwrap(e.expression);
+      const obj = this.constInitializer(holder);
       const value = obj && ts.isObjectLiteralExpression(obj) ? propertyValue(obj.properties.find((p) => propertyNameText(p.name) === e.name.text)) : undefined;
+      // a const object's member is written all the same (`settings.baseURL = LOCAL`, an
+      // Object.assign over it): its initializer is not what the client gets (probe of providers)
+      if (value && ts.isIdentifier(holder) && this.memberWritten(holder, e.name.text)) return undefined;
       return value && this.constString(value, depth + 1);
     }
     const init = this.constInitializer(e);
