@@ -492,6 +492,20 @@ function urlText(expression: ts.Expression, scope: Scope): UrlText {
     if (declared) return urlText(declared, deeper(scope));
     return UNKNOWN;
   }
+  // `CHAT_URLS[provider]`: a literal key reads its member, any other key any member of the table
+  // (a provider's endpoint table; probe of providers: the fetch was dropped)
+  if (ts.isElementAccessExpression(e)) {
+    const obj = objectOf(e.expression, scope);
+    if (!obj) return UNKNOWN;
+    const key = stringValue(e.argumentExpression);
+    if (key !== undefined) {
+      const prop = propertyValue(findProperty(obj.object, key));
+      return prop ? withVia(urlText(prop, obj.scope), obj.viaParam) : UNKNOWN;
+    }
+    const members = obj.object.properties.map((p) => propertyValue(p));
+    if (!members.length || members.some((m) => !m)) return UNKNOWN;
+    return withVia(alternatives(members.map((m) => urlText(m!, obj.scope))), obj.viaParam);
+  }
   if (ts.isCallExpression(e)) {
     // url.toString(), String(url)
     const callee = unwrap(e.expression);
@@ -573,6 +587,17 @@ function objectOf(expression: ts.Expression, scope: Scope): OptionsObject | unde
     if (!v) return reassignedObject(e, scope);
     const o = objectOf(v.value, v.scope);
     return o && { ...o, viaParam: o.viaParam || v.viaParam };
+  }
+  // `const route = resolveRoute(model)`: a project function whose one return is an object literal,
+  // read in the function (its own parameters unknown), whatever its declared return type says
+  // (probe of providers: an annotated `: Route` hid the URL and the fetch was dropped)
+  if (ts.isCallExpression(e) && ts.isIdentifier(unwrap(e.expression))) {
+    const decl = declarationThrough(scope.checker, unwrap(e.expression) as ts.Identifier);
+    const fn = decl && ts.isVariableDeclaration(decl) && decl.initializer ? unwrap(decl.initializer) : decl;
+    if (!fn || !isFunctionLike(fn) || !(fn as ts.FunctionLikeDeclaration).body) return undefined;
+    const returns = returnExpressions(fn as ts.FunctionLikeDeclaration);
+    const only = returns.length === 1 ? unwrap(returns[0]) : undefined;
+    return only && ts.isObjectLiteralExpression(only) ? { object: only, scope: deeper(scope), viaParam: false } : undefined;
   }
   return undefined;
 }
