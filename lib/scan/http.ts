@@ -95,9 +95,10 @@ function merge(pieces: Piece[]): Piece[] {
 
 /**
  * At most MAX_ALTERNATIVES alternatives, the same ones once. Beyond that they are not followed one
- * by one, but what they all end with is kept: a URL helper with five branches, each ending in
+ * by one, but whether some are Chat URLs is kept: a URL helper with five branches, each ending in
  * `/chat/completions`, given a base with a fallback (ten alternatives) is still a Chat URL, and its
- * call still a site (probe of gateways: the call was dropped from the report).
+ * call still a site (probe of gateways: the call was dropped from the report); so is an Azure
+ * deployment path whose model comes from a table (corpus: BetterChatGPT).
  */
 function bounded(alts: Piece[][]): Piece[][] {
   const seen = new Set<string>();
@@ -106,11 +107,11 @@ function bounded(alts: Piece[][]): Piece[][] {
     return seen.has(key) ? false : (seen.add(key), true);
   });
   if (unique.length <= MAX_ALTERNATIVES) return unique;
-  const tails = unique.map((a) => a[a.length - 1]);
-  if (!tails.every((t): t is string => typeof t === 'string')) return [[null]];
-  let suffix = tails[0];
-  for (const t of tails) while (!t.endsWith(suffix)) suffix = suffix.slice(1);
-  return suffix ? [[null, suffix]] : [[null]];
+  // the Chat URLs among them are kept as one, by the text they end with (its query too)
+  const chat = unique.filter((a) => CHAT_PATH.test(a.map((p) => p ?? '').join('')));
+  const last = chat[0]?.[chat[0].length - 1];
+  if (typeof last !== 'string') return [[null]];
+  return chat.length === unique.length ? [[null, last]] : [[null, last], [null]];
 }
 
 function concat(...parts: UrlText[]): UrlText {
