@@ -15,7 +15,6 @@ export const OTHER_SDK_PACKAGES: ReadonlyArray<{ name: string; why: string }> = 
   { name: '@mistralai/mistralai', why: 'Mistral client, chat.complete/stream' },
   { name: 'portkey-ai', why: 'Portkey gateway client, chat.completions.create' },
   { name: '@cerebras/cerebras_cloud_sdk', why: 'Cerebras client, chat.completions.create' },
-  { name: 'openai-edge', why: 'edge fork of the v3 SDK: OpenAIApi.createChatCompletion' },
   { name: '@azure/openai', why: 'Azure OpenAI SDK v1 (getChatCompletions), N09' },
   { name: '@anthropic-ai/sdk', why: 'Anthropic client' },
   { name: 'cohere-ai', why: 'Cohere client' },

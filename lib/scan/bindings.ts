@@ -205,6 +205,9 @@ export function bindingOfExpression(scope: BindingScope, expr: ts.Expression, de
 export type SdkClass = 'openai' | 'azure' | 'bedrock' | 'v3';
 
 export function sdkClassOf(binding: ModuleBinding | undefined): SdkClass | undefined {
+  // openai-edge, a fetch-based copy of the v3 SDK for edge runtimes: its OpenAIApi calls OpenAI's
+  // Chat Completions as v3's does (probe of streams: its calls were not listed at all)
+  if (binding?.kind === 'export' && binding.module === 'openai-edge' && binding.name === 'OpenAIApi') return 'v3';
   if (!binding || binding.kind === 'unresolved' || binding.module !== 'openai') return undefined;
   // CommonJS: require('openai') is itself a constructor of the default client.
   if (binding.kind === 'module') return 'openai';
