@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { escapeRegExp } from '../regexp.js';
 import { SDK_BASE_URL_ENV, isOpenAIHost } from '../rules/providers.js';
+import { TEST_FILE } from './writes.js';
 
 /**
  * The env files that dotenv, Next.js, Vite and Nuxt load, first; then every other env file of the
@@ -36,11 +37,6 @@ const NAME = escapeRegExp(SDK_BASE_URL_ENV);
 export const BASE_URL_ENV_WRITE = new RegExp(`\\benv(?:\\.${NAME}|\\[\\s*['"\`]${NAME}['"\`]\\s*\\])\\s*(?:=(?![=>])|\\?\\?=|\\|\\|=)`);
 
 /**
- * Where an env file at or above `dir` (up to the nearest package.json) sets OPENAI_BASE_URL to a
- * host other than OpenAI's. A loaded file that sets it to OpenAI's own host settles it: the
- * templates are read only when no loaded file sets it.
- */
-/**
  * A write to the environment that may set OPENAI_BASE_URL without naming it (probe of gateways):
  * a computed key (`process.env[key] = value`, settings copied into the environment in a loop),
  * `Object.assign(process.env, …)`, `Object.defineProperty(process.env, …)`, `process.env = {…}`.
@@ -48,16 +44,23 @@ export const BASE_URL_ENV_WRITE = new RegExp(`\\benv(?:\\.${NAME}|\\[\\s*['"\`]$
 export const UNNAMED_ENV_WRITE = /process\.env\[(?!\s*['"`][A-Za-z_]\w*['"`]\s*\])[^\]]+\]\s*(?:=(?![=>])|\?\?=|\|\|=)|Object\.(?:assign|defineProperty|defineProperties)\(\s*process\.env\b|process\.env\s*=(?![=>])/;
 
 /**
- * Files whose environment is not the application's: tests, tool configurations
+ * Files whose environment is not the application's: tests (TEST_FILE), tool configurations
  * (`vitest.config.mts`) and scripts (`scripts/seed.ts`), which npm runs as processes of their own.
  */
-export const OWN_PROCESS_FILE = /(?:^|[\\/])(?:__tests__|__mocks__|tests?|spec|scripts?)[\\/]|\.(?:test|spec|config)\.[cm]?[jt]sx?$/;
+export function runsInOwnProcess(file: string): boolean {
+  return TEST_FILE.test(file) || /(?:^|[\\/])scripts?[\\/]|\.config\.[cm]?[jt]sx?$/.test(file);
+}
 
 /** The text without its comments (a commented-out `process.env = {…}` writes nothing). */
 export function withoutComments(text: string): string {
   return text.replace(/\/\*[^]*?\*\//g, '').replace(/(^|[^:\\])\/\/.*$/gm, '$1');
 }
 
+/**
+ * Where an env file at or above `dir` (up to the nearest package.json) sets OPENAI_BASE_URL to a
+ * host other than OpenAI's. A loaded file that sets it to OpenAI's own host settles it: the
+ * templates are read only when no loaded file sets it.
+ */
 export function envFileBaseURL(dir: string, cache: Map<string, string | null>): string | undefined {
   const cached = cache.get(dir);
   if (cached !== undefined) return cached ?? undefined;

@@ -238,10 +238,10 @@ function wordingTested(text: ts.Node): boolean {
   const outer = climbWrappers(text);
   const p = outer.parent;
   if (ts.isPropertyAccessExpression(p) && p.expression === outer && TEXT_KEEPS.has(p.name.text) && ts.isCallExpression(p.parent) && p.parent.expression === p) return wordingTested(p.parent);
-  if (ts.isBinaryExpression(p) && [ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.PlusToken].includes(p.operatorToken.kind)) return wordingTested(p);
+  const whole = asText(outer);
+  if (whole) return wordingTested(whole);
+  if (ts.isBinaryExpression(p) && (p.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || p.operatorToken.kind === ts.SyntaxKind.BarBarToken)) return wordingTested(p);
   if (ts.isConditionalExpression(p) && p.condition !== outer) return wordingTested(p);
-  if (ts.isTemplateSpan(p) && p.expression === outer) return wordingTested(p.parent);
-  if (ts.isCallExpression(p) && p.arguments[0] === outer && ts.isIdentifier(p.expression) && p.expression.text === 'String') return wordingTested(p);
   if (ts.isVariableDeclaration(p) && p.initializer === outer && ts.isIdentifier(p.name)) {
     const name = p.name;
     const scope = ts.findAncestor(p, (a) => ts.isBlock(a) || ts.isSourceFile(a) || isFunctionLike(a)) ?? p.getSourceFile();

@@ -8,7 +8,7 @@
  * sends the request somewhere else (a proxy's `String(input).replace(…)`) leaves the provider
  * unknown (probe of gateways). Such a client's sites are reported.
  */
-import { ts, unwrap, propertyValue, findProperty, someNode, isAccess, accessName, stringValue, shortText } from './ast.js';
+import { ts, unwrap, propertyValue, findProperty, someNode, isAccess, isConsoleArgument, accessName, stringValue, shortText } from './ast.js';
 import { functionValue } from './references.js';
 import { objectInView } from './http.js';
 import { locationOf, type ScanContext } from './context.js';
@@ -21,16 +21,21 @@ import { locationOf, type ScanContext } from './context.js';
  * gateways). Undefined when it passes the request on as it came.
  */
 export function fetchHookEffect(options: ts.Expression | undefined, ctx: ScanContext): { kind: 'reads' | 'redirects'; detail: string } | undefined {
-  const reading = fetchHookReading(options, ctx);
-  if (reading) return { kind: 'reads', detail: reading };
   const object = options && objectInView(options, ctx);
   const value = object && propertyValue(findProperty(object, 'fetch'));
   const hook = value && functionValue(ctx.checker, value);
   if (!hook?.body) return undefined;
   const [url, init] = hook.parameters.map((p) => p.name);
+  const where = `the client's fetch option ${shortText(value!, 30)} (${locationOf(ctx, hook)})`;
+  const readsBody = init && (ts.isObjectBindingPattern(init)
+    ? init.elements.some((el) => (el.propertyName ?? el.name).getText() === 'body')
+    : ts.isIdentifier(init) && readsMember(hook.body, init.text, 'body'));
+  if (readsBody) return { kind: 'reads', detail: `${where} reads the request's body, which the rewrite changes (input for messages)` };
+  if (url && ts.isIdentifier(url) && someNode(hook.body, (n) => (stringValue(n) ?? '').includes('completions'))) {
+    return { kind: 'reads', detail: `${where} tests the request's URL, which the rewrite changes (/responses for /chat/completions)` };
+  }
   const passesOn = url && ts.isIdentifier(url) && onlyPassedOn(hook.body, url.text, init && ts.isIdentifier(init) ? init.text : undefined);
-  if (passesOn) return undefined;
-  return { kind: 'redirects', detail: `the client's fetch option ${shortText(value!, 30)} (${locationOf(ctx, hook)}) does not pass the request's URL on as it came` };
+  return passesOn ? undefined : { kind: 'redirects', detail: `${where} does not pass the request's URL on as it came` };
 }
 
 /**
@@ -41,10 +46,9 @@ export function fetchHookEffect(options: ts.Expression | undefined, ctx: ScanCon
 function onlyPassedOn(body: ts.Node, name: string, init: string | undefined): boolean {
   let passed = false;
   const other = someNode(body, (n) => {
-    if (!ts.isIdentifier(n) || n.text !== name) return false;
+    if (!ts.isIdentifier(n) || n.text !== name || isConsoleArgument(n)) return false;
     const p = n.parent;
-    if (ts.isCallExpression(p) && isConsoleCall(p)) return false;
-    if (ts.isCallExpression(p) && p.arguments[0] === n && (/fetch|request/i.test(calleeName(p)) || (init !== undefined && mentions(p.arguments[1], init)))) {
+    if (ts.isCallExpression(p) && p.arguments[0] === n && (/fetch|request/i.test(lastName(p.expression)) || (init !== undefined && mentions(p.arguments[1], init)))) {
       passed = true;
       return false;
     }
@@ -53,38 +57,16 @@ function onlyPassedOn(body: ts.Node, name: string, init: string | undefined): bo
   return passed && !other;
 }
 
-function calleeName(call: ts.CallExpression): string {
-  const callee = unwrap(call.expression);
-  return ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : '';
+/** `fetch` of `fetch(…)` and of `undici.fetch(…)`; '' for any other callee. */
+function lastName(callee: ts.Expression): string {
+  const c = unwrap(callee);
+  return ts.isIdentifier(c) ? c.text : ts.isPropertyAccessExpression(c) ? c.name.text : '';
 }
 
 /** `name` itself, or inside (`{ ...init, agent }`). */
 function mentions(e: ts.Expression | undefined, name: string): boolean {
   const named = (n: ts.Node) => ts.isIdentifier(n) && n.text === name;
   return e !== undefined && (named(e) || someNode(e, named));
-}
-
-function isConsoleCall(call: ts.CallExpression): boolean {
-  const callee = unwrap(call.expression);
-  return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'console';
-}
-
-/** What the `fetch` option of a client's options reads of the request, with where; undefined when it reads neither. */
-function fetchHookReading(options: ts.Expression | undefined, ctx: ScanContext): string | undefined {
-  const object = options && objectInView(options, ctx);
-  const value = object && propertyValue(findProperty(object, 'fetch'));
-  const hook = value && functionValue(ctx.checker, value);
-  if (!hook?.body) return undefined;
-  const [url, init] = hook.parameters.map((p) => p.name);
-  const readsBody = init && (ts.isObjectBindingPattern(init)
-    ? init.elements.some((el) => (el.propertyName ?? el.name).getText() === 'body')
-    : ts.isIdentifier(init) && readsMember(hook.body, init.text, 'body'));
-  const where = `the client's fetch option ${shortText(value!, 30)} (${locationOf(ctx, hook)})`;
-  if (readsBody) return `${where} reads the request's body, which the rewrite changes (input for messages)`;
-  if (url && ts.isIdentifier(url) && someNode(hook.body, (n) => (stringValue(n) ?? '').includes('completions'))) {
-    return `${where} tests the request's URL, which the rewrite changes (/responses for /chat/completions)`;
-  }
-  return undefined;
 }
 
 /** `name.member` (or `name?.member`, `name['member']`) somewhere in `body`. */

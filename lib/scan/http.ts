@@ -593,10 +593,8 @@ function objectOf(expression: ts.Expression, scope: Scope): OptionsObject | unde
   // read in the function (its own parameters unknown), whatever its declared return type says
   // (probe of providers: an annotated `: Route` hid the URL and the fetch was dropped)
   if (ts.isCallExpression(e) && ts.isIdentifier(unwrap(e.expression))) {
-    const decl = declarationThrough(scope.checker, unwrap(e.expression) as ts.Identifier);
-    const fn = decl && ts.isVariableDeclaration(decl) && decl.initializer ? unwrap(decl.initializer) : decl;
-    if (!fn || !isFunctionLike(fn) || !(fn as ts.FunctionLikeDeclaration).body) return undefined;
-    const returns = returnExpressions(fn as ts.FunctionLikeDeclaration);
+    const fn = calledFunction(e, scope.checker);
+    const returns = fn ? returnExpressions(fn) : [];
     const only = returns.length === 1 ? unwrap(returns[0]) : undefined;
     return only && ts.isObjectLiteralExpression(only) ? { object: only, scope: deeper(scope), viaParam: false } : undefined;
   }

@@ -21,7 +21,7 @@ import { importedModule, loadedSourceFiles } from './callers.js';
 import { requiredExports } from './commonjs.js';
 import { injectToken, tokenProviders } from './di-providers.js';
 import { autoImportSources } from './auto-imports.js';
-import { BASE_URL_ENV_WRITE, OWN_PROCESS_FILE, UNNAMED_ENV_WRITE, envFileBaseURL, namedEnvFileBaseURL, packageRoot, withoutComments } from './base-url-env.js';
+import { BASE_URL_ENV_WRITE, UNNAMED_ENV_WRITE, envFileBaseURL, namedEnvFileBaseURL, packageRoot, runsInOwnProcess, withoutComments } from './base-url-env.js';
 import { WriteReader } from './write-reader.js';
 import { BASE_URL_MEMBER_WRITE, CHAT_METHOD_WRITE, TEST_FILE, baseURLWriteTarget, chatMethodWriteTarget, literalOfThis, memberWritePattern, writeTarget } from './writes.js';
 import { fetchHookEffect } from './fetch-hook.js';
@@ -394,7 +394,7 @@ export class ProviderResolver {
     if (this.indirectWrites) return this.indirectWrites;
     const found: { root: string; where: string }[] = [];
     this.writes.filesOfRun('env', (text, file) => {
-      if (OWN_PROCESS_FILE.test(relativeFile(this.ctx.cwd, file))) return false;
+      if (runsInOwnProcess(relativeFile(this.ctx.cwd, file))) return false;
       const root = packageRoot(path.dirname(file));
       const code = withoutComments(text);
       if (UNNAMED_ENV_WRITE.test(code)) found.push({ root, where: `${relativeFile(this.ctx.cwd, file)} (a write to the environment that does not name it)` });

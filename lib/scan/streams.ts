@@ -248,7 +248,8 @@ export class StreamAnalyzer {
    */
   private emitted(call: ts.CallExpression): void {
     const event = stringValue(call.arguments[0]);
-    if (event !== undefined && ownEntry(LISTENERS, event)?.to === event && !ownEntry(LISTENERS, event)?.positional && !ownEntry(LISTENERS, event)?.fields) return;
+    const rule = event === undefined ? undefined : ownEntry(LISTENERS, event);
+    if (rule && rule.to === event && !rule.positional && !rule.fields) return;
     this.site.reason('not-supported-yet', `emitted(${event === undefined ? '…' : `'${event}'`}) on the stream helper`);
   }
 

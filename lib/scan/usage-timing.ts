@@ -6,7 +6,7 @@
  * branch read undefined; after the rewrite both see it: a bill that never ran now runs (probe of
  * streams, run before and after on a fake server). Such loops are reported.
  */
-import { ts, isFunctionLike, someNode } from './ast.js';
+import { ts, accessName, isAccess, isFunctionLike, someNode } from './ast.js';
 
 const ON_FINISH_CHUNK = "usage read on the finish_reason chunk, which carried none in Chat (Responses sends both on its final event)";
 
@@ -35,8 +35,7 @@ export function usageFinishTiming(loop: ts.ForOfStatement): string | undefined {
 }
 
 function isAccessTo(n: ts.Node, name: string): boolean {
-  return (ts.isPropertyAccessExpression(n) && n.name.text === name) ||
-    (ts.isElementAccessExpression(n) && ts.isStringLiteralLike(n.argumentExpression) && n.argumentExpression.text === name);
+  return isAccess(n) && accessName(n) === name;
 }
 
 function insideFunction(n: ts.Node, within: ts.Node): boolean {
