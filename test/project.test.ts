@@ -15,6 +15,7 @@ import { sdkSpellingIn } from '../lib/project/sdk-names.js';
 import { importDepths } from '../lib/scan/import-depth.js';
 import { runTextReader } from '../lib/scan/endpoint-importers.js';
 import { PublishedPackages, findCallerFiles } from '../lib/scan/injected.js';
+import { createCallerSearch } from '../lib/scan/caller-search.js';
 import ts from '../lib/scan/typescript.cjs';
 import { FIXTURES } from './helpers/fixtures.js';
 
@@ -329,5 +330,36 @@ describe('W-INJECTED: the callers of an exported holder, and published packages 
     assert.equal(of('packages/priv/src/index.ts'), undefined);
     // the private root package
     assert.equal(of('app/main.ts'), undefined);
+  });
+});
+
+describe('W-FOLLOW: the files that name a function (lib/scan/caller-search.ts)', () => {
+  it('answers the same before and after the run\'s words are indexed (a run asking for many names)', () => {
+    const files: Record<string, string> = {
+      'a.ts': 'export async function ask() {}\nconst $ask = 1; // ask$ 2ask',
+      'b.ts': "import { ask } from './a';\nask();",
+      'c.ts': 'const task = 1; const asking = 2; const éask = 3;',
+      'd.ts': 'const x = { ask$: 1, $ask: 2 }; // café',
+      'e.ts': 'export const café = 1;',
+      'lib/index.ts': 'export const x = 1;',
+      'f.ts': "import { x } from '$lib';",
+    };
+    const dir = tree(files);
+    const paths = Object.keys(files).map((f) => path.join(dir, f));
+    const search = () => createCallerSearch({ files: paths, components: [], read: runTextReader(new Map()), layout: new ProjectLayout(), roots: [dir], cwd: dir });
+    const names = ['ask', '$ask', 'ask$', '2ask', 'task', 'café', 'éask', 'missing'];
+    const named = (s: ReturnType<typeof search>, name: string) => s.filesNaming(name).map((f) => path.relative(dir, f));
+    const byScan = search();
+    const scanned = names.map((n) => named(byScan, n));
+    const byIndex = search();
+    // ask for enough other names first that the index is built
+    for (let i = 0; i < 40; i++) byIndex.filesNaming(`filler${i}`);
+    assert.deepEqual(names.map((n) => named(byIndex, n)), scanned);
+    // a SvelteKit alias names the folder after a `$`: the index still offers the file
+    const importing = (s: ReturnType<typeof search>) => s.filesImporting(path.join(dir, 'lib/index.ts')).map((f) => path.relative(dir, f));
+    assert.deepEqual(importing(byIndex), importing(byScan));
+    assert.deepEqual(importing(byScan), ['f.ts']);
+    // `éask` names `ask` to the pattern (é is no \w): a file too many is read, none is missed
+    assert.deepEqual(scanned, [['a.ts', 'b.ts', 'c.ts'], ['a.ts', 'd.ts'], ['a.ts', 'd.ts'], ['a.ts'], ['c.ts'], ['d.ts', 'e.ts'], ['c.ts'], []]);
   });
 });

@@ -248,8 +248,15 @@ export class ProjectLayout {
 
   // ---- workspaces ------------------------------------------------------------------------------
 
-  /** The nearest folder at or above `dir` that declares workspace packages. */
+  /** The nearest folder at or above `dir` that declares workspace packages (asked once per folder). */
   private workspaceRootOf(dir: string): string | undefined {
+    if (!this.workspaceRoots.has(dir)) this.workspaceRoots.set(dir, this.findWorkspaceRoot(dir));
+    return this.workspaceRoots.get(dir);
+  }
+
+  private readonly workspaceRoots = new Map<string, string | undefined>();
+
+  private findWorkspaceRoot(dir: string): string | undefined {
     const top = this.topOf(dir);
     let current = dir;
     for (let i = 0; i < MAX_UP; i++) {

@@ -9,7 +9,7 @@ import type { ProjectLayout } from '../project/layout.js';
 import type { FollowSearch } from './callers.js';
 import type { TextReader } from './endpoint-importers.js';
 import { escapeRegExp } from '../regexp.js';
-import { moduleSpecifierPattern } from './injected.js';
+import { moduleNames, moduleSpecifierPattern } from './injected.js';
 
 export interface CallerSearchInput {
   /** Every source file of the run (absolute paths). */
@@ -62,12 +62,21 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
     };
   };
   const importers = new Map<string, string[]>();
+  let asked = 0;
+  let index: Map<string, string[]> | undefined;
+  /** The files that may hold every word of `words` (each to be tested), in run order. */
+  const candidates = (words: readonly string[]): string[] => {
+    if (!index && ++asked > NAMES_BEFORE_INDEX) index = wordIndex(run, read);
+    if (!index || !words.every((w) => WORD.test(w))) return [...run];
+    const hits = new Set(words.flatMap((w) => index!.get(w) ?? []));
+    return [...run].filter((f) => hits.has(f));
+  };
   return {
     wanted: new Set(),
     filesNaming(name) {
       let files = named.get(name);
       if (!files) {
-        files = [...run].filter(naming(name));
+        files = candidates([name]).filter(naming(name));
         named.set(name, files);
       }
       return files;
@@ -77,7 +86,7 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
       let files = importers.get(key);
       if (!files) {
         const imports = importing(key);
-        files = [...run].filter((f) => f !== key && imports(f));
+        files = candidates(moduleNames(key)).filter((f) => f !== key && imports(f));
         importers.set(key, files);
       }
       return files;
@@ -98,6 +107,36 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
       return caller ? `named in ${path.relative(input.cwd, caller)}, outside the paths given` : undefined;
     },
   };
+}
+
+/**
+ * Searches run over every file before the run's words are indexed: most runs make a few, and the
+ * index costs memory; a run with hundreds of same-named helpers asks for each caller's name in
+ * turn (bench/run.ts --profile helpers).
+ */
+const NAMES_BEFORE_INDEX = 16;
+
+/** A word the index holds (a maximal run of `\w`): a whole identifier, or a module's name in a specifier, is one. */
+const WORD = /^\w+$/;
+
+/**
+ * Each maximal run of `\w` in the run's texts, with the files it occurs in: the files a search
+ * then tests with its own pattern. `ask` as a whole identifier, or `ai` in `'./ai.js'`, is such a
+ * run (what stands either side is no `\w`), so no file is missed; `$ask` is one too, and the
+ * pattern turns that file down.
+ */
+function wordIndex(files: Iterable<string>, read: TextReader): Map<string, string[]> {
+  const index = new Map<string, string[]>();
+  for (const file of files) {
+    const text = read(file);
+    if (text === undefined) continue;
+    for (const word of new Set(text.match(/\w+/g))) {
+      const list = index.get(word);
+      if (list) list.push(file);
+      else index.set(word, [file]);
+    }
+  }
+  return index;
 }
 
 /** `name` as a whole identifier, as lib/scan/injected.ts's caller search spells it. */

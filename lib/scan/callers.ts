@@ -67,6 +67,17 @@ export function loadedSourceFiles(ctx: ScanContext, paths: Iterable<string>): { 
   return { files, missing };
 }
 
+/** loadedSourceFiles of the files naming `name`, once per program: each same-named helper asks again. */
+function filesNamingLoaded(ctx: ScanContext, search: FollowSearch, name: string): { files: ts.SourceFile[]; missing: string[] } {
+  let known = NAMED_FILES.get(ctx.program);
+  if (!known) NAMED_FILES.set(ctx.program, (known = new Map()));
+  let loaded = known.get(name);
+  if (!loaded) known.set(name, (loaded = loadedSourceFiles(ctx, search.filesNaming(name))));
+  return loaded;
+}
+
+const NAMED_FILES = new WeakMap<ts.Program, Map<string, { files: ts.SourceFile[]; missing: string[] }>>();
+
 /** The function a `return` (or an arrow's expression body) at `outer` returns from. */
 export function returningFunction(outer: ts.Node): FollowedFunction | undefined {
   const parent = outer.parent;
@@ -253,9 +264,10 @@ export function usesOf(
     if (!search) return { stop: `${name.text} is used from other modules (${locationOf(ctx, name)})` };
     const edge = search.edgeOf(file.fileName, name.text) ?? (byDefault ? search.edgeOf(file.fileName, 'default') : undefined);
     if (edge) return { stop: `${name.text}: ${edge} (${locationOf(ctx, name)})` };
-    const loaded = loadedSourceFiles(ctx, new Set([file.fileName, ...search.filesNaming(name.text), ...(byDefault ? search.filesImporting(file.fileName) : [])]));
-    if (loaded.missing.length) return { stop: `${name.text} is used in files not loaded yet (${locationOf(ctx, name)})` };
-    files = loaded.files;
+    const named = filesNamingLoaded(ctx, search, name.text);
+    const importing = byDefault ? loadedSourceFiles(ctx, search.filesImporting(file.fileName)) : undefined;
+    if (named.missing.length || importing?.missing.length) return { stop: `${name.text} is used in files not loaded yet (${locationOf(ctx, name)})` };
+    files = [...new Set([file, ...named.files, ...(importing?.files ?? [])])];
   }
   const uses = new Set<ts.Identifier | ts.PrivateIdentifier>();
   // the names importers bind to a default export: their references are its uses
@@ -345,46 +357,87 @@ function callOf(id: ts.Node): ts.CallExpression | undefined {
  * another binding ('other'), or a description of a use that stops the following.
  */
 function kindOfUse(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdentifier, target: ts.Symbol, member: boolean): 'use' | 'plumbing' | 'other' | { local: ts.Identifier } | string {
+  const r = resolutionOf(checker, id);
+  switch (r.kind) {
+    case 'binding':
+      if (r.unresolved) return `${id.text} is imported from '${r.unresolved}', a module of the project the tool cannot resolve (a bundler's alias?)`;
+      if (r.symbol && !sameSymbol(r.symbol, target)) return 'other';
+      return r.renamed ? { local: r.renamed } : 'plumbing';
+    case 'dynamic-import':
+      return r.symbol && sameSymbol(r.symbol, target) ? { local: r.local } : 'other';
+    case 'reference':
+      // a signature of an interface or type: a call through it may run this function
+      if (r.symbol && !sameSymbol(r.symbol, target)) return r.signature && member ? `${id.text} may be called through an interface` : 'other';
+      if (!r.symbol) return r.unchecked;
+      return r.plumbing ? 'plumbing' : 'use';
+  }
+}
+
+/**
+ * What one identifier is, whatever declaration is looked for: kindOfUse compares it with each
+ * target. Kept per checker: a run with many same-named helpers (1,000 modules exporting `ask()`)
+ * resolved every file's `ask` once per helper (bench/run.ts --profile helpers).
+ */
+type Resolution =
+  /** an import, export or `require` binding of the name; `renamed`: the local name it takes */
+  | { kind: 'binding'; unresolved?: string; symbol?: ts.Symbol; renamed?: ts.Identifier }
+  /** `const { f } = await import('./m')`: the export the binding reads */
+  | { kind: 'dynamic-import'; symbol?: ts.Symbol; local: ts.Identifier }
+  /** any other occurrence; `unchecked`: the verdict when the checker resolves it to nothing */
+  | { kind: 'reference'; symbol?: ts.Symbol; signature: boolean; plumbing: boolean; unchecked: 'other' | string };
+
+const RESOLUTIONS = new WeakMap<ts.TypeChecker, WeakMap<ts.Node, Resolution>>();
+
+function resolutionOf(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdentifier): Resolution {
+  let known = RESOLUTIONS.get(checker);
+  if (!known) RESOLUTIONS.set(checker, (known = new WeakMap()));
+  let r = known.get(id);
+  if (!r) known.set(id, (r = resolve(checker, id)));
+  return r;
+}
+
+function resolve(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdentifier): Resolution {
   const parent = id.parent;
   if (ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent) || isRequireBinding(parent)) {
     const unresolved = unresolvedProjectImport(checker, parent);
-    if (unresolved) return `${id.text} is imported from '${unresolved}', a module of the project the tool cannot resolve (a bundler's alias?)`;
-    const s = symbolOf(checker, id);
-    if (s && !sameSymbol(s, target)) return 'other';
+    if (unresolved) return { kind: 'binding', unresolved };
     // renamed on the way in (or out): the other name's uses are this one's
     const renamed = (ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isBindingElement(parent)) && parent.propertyName === id && ts.isIdentifier(parent.name) && parent.name.text !== id.text;
-    return renamed ? { local: parent.name as ts.Identifier } : 'plumbing';
+    return { kind: 'binding', symbol: symbolOf(checker, id), renamed: renamed ? parent.name as ts.Identifier : undefined };
   }
   // `const { f } = await import('./m')` (or `{ f: g }`): a binding of the module's export
   if (ts.isBindingElement(parent) && ts.isObjectBindingPattern(parent.parent) && (parent.propertyName ?? parent.name) === id && ts.isIdentifier(parent.name) && importedModule(parent.parent)) {
     const key = parent.propertyName ? propertyNameText(parent.propertyName) : parent.name.text;
     const property = key === undefined ? undefined : checker.getTypeAtLocation(parent.parent).getProperty(key);
-    const s = property && (property.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(property) : property);
-    return s && sameSymbol(s, target) ? { local: parent.name } : 'other';
+    const symbol = property && (property.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(property) : property);
+    return { kind: 'dynamic-import', symbol, local: parent.name };
   }
   const s = valueOfExportedProperty(checker, symbolOf(checker, id));
-  if (s && !sameSymbol(s, target)) {
-    // a signature of an interface or type: a call through it may run this function
-    const abstract = s.declarations?.some((d) => ts.isMethodSignature(d) || (ts.isPropertySignature(d) && mayBeFunction(checker, s)));
-    return abstract && member ? `${id.text} may be called through an interface` : 'other';
+  const signature = Boolean(s?.declarations?.some((d) => ts.isMethodSignature(d) || (ts.isPropertySignature(d) && mayBeFunction(checker, s))));
+  return { kind: 'reference', symbol: s, signature, plumbing: s !== undefined && isPlumbing(id), unchecked: s ? 'other' : uncheckedUse(checker, id) };
+}
+
+/** A name the checker resolves to nothing: a property of an untyped value, a key, an auto-import. */
+function uncheckedUse(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdentifier): 'other' | string {
+  const parent = id.parent;
+  if (ts.isPropertyAccessExpression(parent) && parent.name === id) {
+    return fromMissingModule(checker, parent.expression) ? 'other' : `${id.text} is read from an untyped value`;
   }
-  if (!s) {
-    // a name checked nowhere: a property of an untyped value, or a key
-    if (ts.isPropertyAccessExpression(parent) && parent.name === id) {
-      return fromMissingModule(checker, parent.expression) ? 'other' : `${id.text} is read from an untyped value`;
-    }
-    if (ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent) || ts.isBindingElement(parent)) return `${id.text} is taken by name`;
-    // called and declared nowhere: a framework's auto-import (Nuxt's server/utils, unplugin-auto-import)
-    if (ts.isCallExpression(parent) && parent.expression === id) return `${id.text} is called in ${id.getSourceFile().fileName.split(/[\\/]/).pop()} without a declaration in view (an auto-import?)`;
-    return 'other';
-  }
+  if (ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent) || ts.isBindingElement(parent)) return `${id.text} is taken by name`;
+  // called and declared nowhere: a framework's auto-import (Nuxt's server/utils, unplugin-auto-import)
+  if (ts.isCallExpression(parent) && parent.expression === id) return `${id.text} is called in ${id.getSourceFile().fileName.split(/[\\/]/).pop()} without a declaration in view (an auto-import?)`;
+  return 'other';
+}
+
+/** An occurrence that declares or exports the function rather than using it. */
+function isPlumbing(id: ts.Identifier | ts.PrivateIdentifier): boolean {
+  const parent = id.parent;
   // an overload signature of the function itself declares, it does not use
-  if ((ts.isFunctionDeclaration(parent) || ts.isMethodDeclaration(parent)) && parent.name === id && !parent.body) return 'plumbing';
+  if ((ts.isFunctionDeclaration(parent) || ts.isMethodDeclaration(parent)) && parent.name === id && !parent.body) return true;
   const outer = climbWrappers(ts.isPropertyAccessExpression(parent) && parent.name === id ? parent : id);
   // `export default f`, `module.exports = f`: its importers are found by the module (default-imports.ts)
-  if (ts.isExportAssignment(outer.parent) || isModuleExports(outer)) return 'plumbing';
-  if ((ts.isShorthandPropertyAssignment(outer.parent) || ts.isPropertyAssignment(outer.parent)) && isModuleExports(outer.parent.parent)) return 'plumbing';
-  return 'use';
+  if (ts.isExportAssignment(outer.parent) || isModuleExports(outer)) return true;
+  return (ts.isShorthandPropertyAssignment(outer.parent) || ts.isPropertyAssignment(outer.parent)) && isModuleExports(outer.parent.parent);
 }
 
 /**
