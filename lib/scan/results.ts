@@ -22,7 +22,7 @@ import { calledFunction, describeFunction, feedParameter, isReturnOf, returnCall
 import { promiseAllSlot } from './promise-all.js';
 import { locationOf } from './context.js';
 import { forcesTool } from './tool-choice.js';
-import { testedBefore } from './truth-tests.js';
+import { redundantLengthGuard, testedBefore } from './truth-tests.js';
 import { USAGE_NEVER_SENT, responsesTypeOf, type SiteAnalysis } from './site.js';
 import { deadGuard, flagTest } from './dead-branches.js';
 import { isParamsMessagesValue } from './messages.js';
@@ -476,6 +476,7 @@ export class ResultAnalyzer {
     if (changed && shape !== 'finish-reason' && !replay) {
       const root = this.site.range(chain.root);
       const appendLength = shape === 'tool-calls' && this.truthOnly(outer);
+      if (appendLength && this.dropRedundantGuard(outer)) return;
       const neverNullish = shape === 'content' && chain.links[chain.links.length - 1]?.name === 'output_text';
       this.site.edit({
         op: 'chain', rule: ruleOf(shape), ...this.site.range(end), rootStart: root.start, rootEnd: root.end, tail: chain.links, rootText: chain.rootText,
@@ -921,8 +922,18 @@ export class ResultAnalyzer {
     for (let n = chain.root; n !== outer; n = n.parent) {
       if (isTypeAssertion(n.parent)) return this.site.reason('not-supported-yet', 'tool calls tested for truth through a cast');
     }
+    if (this.dropRedundantGuard(outer)) return;
     const range = this.site.range(chain.root);
     this.site.edit({ op: 'replace', rule: 'O-TOOLCALLS', file: range.file, start: range.end, end: range.end, text: '.length' });
+  }
+
+  /** `calls && calls.length > 0`: the guard goes rather than becoming `calls.length && …` (redundantLengthGuard). */
+  private dropRedundantGuard(guard: ts.Node): boolean {
+    const redundant = redundantLengthGuard(guard);
+    if (!redundant) return false;
+    const from = this.site.range(redundant.from);
+    this.site.edit({ op: 'replace', rule: 'O-TOOLCALLS', file: from.file, start: from.start, end: this.site.range(redundant.to).start, text: '' });
+    return true;
   }
 
   /** `.map(tc => …)`, `.forEach(…)`, `.find(…)` over tool calls: follow the element parameter. */
