@@ -15,6 +15,7 @@ import type { SiteAnalysis } from './site.js';
 import { locationOf, relativeFile } from './context.js';
 import { isExported, isModuleExports, referencesOf, symbolOf } from './references.js';
 import { defaultImportBindings, isProjectSpecifier } from './default-imports.js';
+import { moduleObjectEscape } from './module-objects.js';
 import { fromMissingModule } from './missing-module.js';
 import { isErrorType } from './types.js';
 import { heldObject, objectMemberOf } from './object-methods.js';
@@ -268,6 +269,15 @@ export function usesOf(
     const importing = byDefault ? loadedSourceFiles(ctx, search.filesImporting(file.fileName)) : undefined;
     if (named.missing.length || importing?.missing.length) return { stop: `${name.text} is used in files not loaded yet (${locationOf(ctx, name)})` };
     files = [...new Set([file, ...named.files, ...(importing?.files ?? [])])];
+    // a module object reaches the function without naming it (`ai[command](q)`, `makeReply(ai)`)
+    if (!byDefault && !member) {
+      const importers = loadedSourceFiles(ctx, search.filesImporting(file.fileName));
+      if (importers.missing.length) return { stop: `${name.text} is used in files not loaded yet (${locationOf(ctx, name)})` };
+      for (const sf of importers.files) {
+        const escape = sf === file ? undefined : moduleObjectEscape(ctx.checker, sf, file);
+        if (escape) return { stop: `${name.text}: ${escape.how} (${locationOf(ctx, escape.at)})` };
+      }
+    }
   }
   const uses = new Set<ts.Identifier | ts.PrivateIdentifier>();
   // the names importers bind to a default export: their references are its uses
@@ -299,6 +309,13 @@ export function usesOf(
         for (const r of referencesOf(ctx.checker, use.local)) if (r !== use.local) uses.add(r);
       } else if (use !== 'other' && use !== 'plumbing') return { stop: `${use} (${locationOf(ctx, n)})` };
     }
+    // `ai['ask'](q)`, `this['complete'](t)`: a call the rewrite of its callers would not see
+    for (const key of elementKeysNamed(sf, name.text)) {
+      const s = valueOfExportedProperty(ctx.checker, symbolOf(ctx.checker, key));
+      const object = ctx.checker.getTypeAtLocation((key.parent as ts.ElementAccessExpression).expression);
+      const untyped = Boolean(object.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) || isErrorType(object);
+      if (s ? sameSymbol(s, symbol) : untyped) return { stop: `${name.text} is read by a key in brackets (${locationOf(ctx, key)})` };
+    }
   }
   return { uses: [...uses] };
 }
@@ -309,23 +326,39 @@ export function usesOf(
  * file naming it once per helper (bench/run.ts --profile helpers).
  */
 function identifiersNamed(sf: ts.SourceFile, text: string): readonly (ts.Identifier | ts.PrivateIdentifier)[] {
-  let index = IDENTIFIER_INDEX.get(sf);
-  if (!index) {
-    const built = new Map<string, (ts.Identifier | ts.PrivateIdentifier)[]>();
-    walk(sf, (n) => {
-      if (ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) {
-        const list = built.get(n.text);
-        if (list) list.push(n);
-        else built.set(n.text, [n]);
-      }
-      return undefined;
-    });
-    IDENTIFIER_INDEX.set(sf, (index = built));
-  }
-  return index.get(text) ?? [];
+  return namesOf(sf).identifiers.get(text) ?? [];
 }
 
-const IDENTIFIER_INDEX = new WeakMap<ts.SourceFile, Map<string, (ts.Identifier | ts.PrivateIdentifier)[]>>();
+/** A file's element-access keys with this text (`ai['ask']`), in source order. */
+function elementKeysNamed(sf: ts.SourceFile, text: string): readonly ts.StringLiteralLike[] {
+  return namesOf(sf).keys.get(text) ?? [];
+}
+
+interface FileNames {
+  identifiers: Map<string, (ts.Identifier | ts.PrivateIdentifier)[]>;
+  keys: Map<string, ts.StringLiteralLike[]>;
+}
+
+function namesOf(sf: ts.SourceFile): FileNames {
+  let index = NAME_INDEX.get(sf);
+  if (!index) {
+    const built: FileNames = { identifiers: new Map(), keys: new Map() };
+    const add = <T>(map: Map<string, T[]>, key: string, n: T) => {
+      const list = map.get(key);
+      if (list) list.push(n);
+      else map.set(key, [n]);
+    };
+    walk(sf, (n) => {
+      if (ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) add(built.identifiers, n.text, n);
+      else if (ts.isStringLiteralLike(n) && ts.isElementAccessExpression(n.parent) && n.parent.argumentExpression === n) add(built.keys, n.text, n);
+      return undefined;
+    });
+    NAME_INDEX.set(sf, (index = built));
+  }
+  return index;
+}
+
+const NAME_INDEX = new WeakMap<ts.SourceFile, FileNames>();
 
 /** `export default function f`, `export default f`, `export { f as default }`, `module.exports = f`. */
 export function isDefaultExport(decl: ts.Node, name: ts.Identifier | ts.PrivateIdentifier): boolean {
@@ -363,7 +396,8 @@ function kindOfUse(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdenti
       if (r.unresolved) return `${id.text} is imported from '${r.unresolved}', a module of the project the tool cannot resolve (a bundler's alias?)`;
       if (r.symbol && !sameSymbol(r.symbol, target)) return 'other';
       return r.renamed ? { local: r.renamed } : 'plumbing';
-    case 'dynamic-import':
+    case 'destructured':
+      if (r.untyped) return `${id.text} is taken by name from an untyped value`;
       return r.symbol && sameSymbol(r.symbol, target) ? { local: r.local } : 'other';
     case 'reference':
       // a signature of an interface or type: a call through it may run this function
@@ -381,8 +415,8 @@ function kindOfUse(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdenti
 type Resolution =
   /** an import, export or `require` binding of the name; `renamed`: the local name it takes */
   | { kind: 'binding'; unresolved?: string; symbol?: ts.Symbol; renamed?: ts.Identifier }
-  /** `const { f } = await import('./m')`: the export the binding reads */
-  | { kind: 'dynamic-import'; symbol?: ts.Symbol; local: ts.Identifier }
+  /** `const { f } = svc` (or `await import('./m')`): the property the binding reads; `untyped`: of a value the checker cannot see */
+  | { kind: 'destructured'; symbol?: ts.Symbol; local: ts.Identifier; untyped: boolean }
   /** any other occurrence; `unchecked`: the verdict when the checker resolves it to nothing */
   | { kind: 'reference'; symbol?: ts.Symbol; signature: boolean; plumbing: boolean; unchecked: 'other' | string };
 
@@ -405,12 +439,16 @@ function resolve(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdentifi
     const renamed = (ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isBindingElement(parent)) && parent.propertyName === id && ts.isIdentifier(parent.name) && parent.name.text !== id.text;
     return { kind: 'binding', symbol: symbolOf(checker, id), renamed: renamed ? parent.name as ts.Identifier : undefined };
   }
-  // `const { f } = await import('./m')` (or `{ f: g }`): a binding of the module's export
-  if (ts.isBindingElement(parent) && ts.isObjectBindingPattern(parent.parent) && (parent.propertyName ?? parent.name) === id && ts.isIdentifier(parent.name) && importedModule(parent.parent)) {
+  // `const { f } = await import('./m')`, `const { f } = svc`, `function reply({ ask })` (or
+  // `{ f: g }`): a binding of the property of the value destructured (probe of CommonJS bots: an
+  // injected module or instance destructured by name was not followed)
+  if (ts.isBindingElement(parent) && ts.isObjectBindingPattern(parent.parent) && (parent.propertyName ?? parent.name) === id && ts.isIdentifier(parent.name)) {
     const key = parent.propertyName ? propertyNameText(parent.propertyName) : parent.name.text;
-    const property = key === undefined ? undefined : checker.getTypeAtLocation(parent.parent).getProperty(key);
-    const symbol = property && (property.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(property) : property);
-    return { kind: 'dynamic-import', symbol, local: parent.name };
+    const type = checker.getTypeAtLocation(parent.parent);
+    const property = key === undefined ? undefined : type.getProperty(key);
+    const symbol = property && valueOfExportedProperty(checker, property.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(property) : property);
+    const untyped = !property && !importedModule(parent.parent) && (Boolean(type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) || isErrorType(type));
+    return { kind: 'destructured', symbol, local: parent.name, untyped };
   }
   const s = valueOfExportedProperty(checker, symbolOf(checker, id));
   const signature = Boolean(s?.declarations?.some((d) => ts.isMethodSignature(d) || (ts.isPropertySignature(d) && mayBeFunction(checker, s))));

@@ -37,7 +37,7 @@ export function defaultImportBindings(checker: ts.TypeChecker, sf: ts.SourceFile
 type ModuleReference = ts.ImportDeclaration | ts.ExportDeclaration | ts.ImportEqualsDeclaration | ts.CallExpression;
 
 /** The module specifier `n` reads, when `n` is an import, a re-export, `import x = require(…)`, `require(…)` or `import(…)`. */
-function moduleSpecifierOf(n: ts.Node): ts.StringLiteralLike | undefined {
+export function moduleSpecifierOf(n: ts.Node): ts.StringLiteralLike | undefined {
   let spec: ts.Node | undefined;
   if (ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) spec = n.moduleSpecifier;
   else if (ts.isImportEqualsDeclaration(n) && ts.isExternalModuleReference(n.moduleReference)) spec = n.moduleReference.expression;
@@ -46,7 +46,7 @@ function moduleSpecifierOf(n: ts.Node): ts.StringLiteralLike | undefined {
 }
 
 /** The source file a specifier resolves to, 'unresolved', or undefined for a package. */
-function resolvedModule(checker: ts.TypeChecker, spec: ts.StringLiteralLike): ts.SourceFile | 'unresolved' | undefined {
+export function resolvedModule(checker: ts.TypeChecker, spec: ts.StringLiteralLike): ts.SourceFile | 'unresolved' | undefined {
   const symbol = symbolOf(checker, spec);
   const decl = symbol?.valueDeclaration ?? symbol?.declarations?.[0];
   if (decl && ts.isSourceFile(decl)) return decl;
