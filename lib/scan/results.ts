@@ -23,6 +23,7 @@ import { promiseAllSlot } from './promise-all.js';
 import { locationOf } from './context.js';
 import { forcesTool } from './tool-choice.js';
 import { redundantLengthGuard, testedBefore } from './truth-tests.js';
+import { absentReadsAlike } from './absent-tool-calls.js';
 import { USAGE_NEVER_SENT, responsesTypeOf, type SiteAnalysis } from './site.js';
 import { deadGuard, flagTest } from './dead-branches.js';
 import { isParamsMessagesValue } from './messages.js';
@@ -414,6 +415,10 @@ export class ResultAnalyzer {
         return;
       }
       if (chain.accessed.length === 0 && access.optional) chain.rootOptional = true;
+      // `tool_calls?.map(f)`: undefined on a text answer in Chat, [] once the tool calls are filtered
+      if (currentShape === 'tool-calls' && access.optional && !this.heldAsArray(chain) && !absentReadsAlike(access.node, access.name)) {
+        return this.site.reason('no-equivalent-result', `${describe(chain)}?.${access.name} kept as a value (undefined without tool calls in Chat, an empty array's answer in Responses)`);
+      }
       if (currentShape === 'tool-calls' && access.method && ELEMENT_CALLBACK_METHODS.has(access.name)) {
         this.elementCallback(access.node as ts.CallExpression, chain, access.name);
         return;
@@ -455,6 +460,7 @@ export class ResultAnalyzer {
     }
     // `tool_calls == null` is constant on Responses, whose filter is always an array (O-TOOLCALLS)
     if (shape === 'tool-calls' && isNullishComparison(outer)) return this.site.reason('no-equivalent-result', 'tool_calls compared with null or undefined');
+    if (shape === 'tool-calls' && ts.isTypeOfExpression(climbWrappers(outer).parent)) return this.site.reason('no-equivalent-result', 'typeof tool_calls (undefined without tool calls in Chat, an object in Responses)');
     // output.length counts reasoning and tool-call items too: it stands for choices.length only as an emptiness test (O-CHOICES)
     if (shape === 'leaf' && chain.accessed.slice(-2).join('.') === 'choices.length' && !isEmptinessTest(outer) && !isConsoleArgument(climbWrappers(outer))) return this.site.reason('no-equivalent-result', 'choices.length');
     if (shape === 'role') return this.roleUse(outer, end, chain);
@@ -917,14 +923,20 @@ export class ResultAnalyzer {
    */
   private toolCallsTruth(outer: ts.Node, chain: Chain): void {
     if (chain.rootText !== undefined || chain.accessed.length) return; // the chain edit appends `.length`
-    const decl = ts.isIdentifier(chain.root) ? declarationOf(this.ctx.checker, chain.root) : undefined;
-    if (decl && this.toolCallArrays.has(decl)) return;
+    if (this.heldAsArray(chain)) return;
     for (let n = chain.root; n !== outer; n = n.parent) {
       if (isTypeAssertion(n.parent)) return this.site.reason('not-supported-yet', 'tool calls tested for truth through a cast');
     }
     if (this.dropRedundantGuard(outer)) return;
     const range = this.site.range(chain.root);
     this.site.edit({ op: 'replace', rule: 'O-TOOLCALLS', file: range.file, start: range.end, end: range.end, text: '.length' });
+  }
+
+  /** A name holding `tool_calls ?? []`: an array on both sides, whatever reads it. */
+  private heldAsArray(chain: Chain): boolean {
+    if (chain.rootText !== undefined || chain.accessed.length || !ts.isIdentifier(chain.root)) return false;
+    const decl = declarationOf(this.ctx.checker, chain.root);
+    return Boolean(decl && this.toolCallArrays.has(decl));
   }
 
   /** `calls && calls.length > 0`: the guard goes rather than becoming `calls.length && …` (redundantLengthGuard). */
