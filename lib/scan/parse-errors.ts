@@ -13,7 +13,7 @@
 import path from 'node:path';
 import { ts, climbWrappers, enclosingScope, isConsoleCallee, propertyNameText, shortText, unwrap, walk } from './ast.js';
 import { SDK_ERROR_CLASSES, TEXT_OF, handlerParts, tellsSdkErrorsApart, testsClass, testsSdkClassIn, testsSdkErrors, testsWording } from './caught-errors.js';
-import { MAX_HOPS, calledFunction, callersOf, describeFunction, isFollowedFunction } from './callers.js';
+import { MAX_HOPS, calledFunction, callersOf, describeFunction, isFollowedFunction, type FollowedFunction } from './callers.js';
 import { locationOf, relativeFile, type ScanContext } from './context.js';
 import { enclosingTry, handlerOn } from './throw-path.js';
 import { promiseAllOfCallback } from './promise-all.js';
@@ -53,7 +53,7 @@ export function failureTellsApart(rejecting: ts.Node, ctx: ScanContext, helper: 
     // callers in view the tool cannot follow (a generator's consumer, a handler a framework calls,
     // whose central error handler, bot.catch or app.onError, takes it): any test for the SDK's
     // errors may be the one. Nobody in view (a script's top level) lets it end the process.
-    const beside = stops.length ? handedWithErrorHandler(rejecting, ctx, helper) : undefined;
+    const beside = stops.length ? handedWithErrorHandler(rejecting, ctx, (handler) => tellsSdkErrorsApart(handler, helper, ctx.checker)) : undefined;
     if (beside) return `a stream failure leaves for ${beside}, which tests for the SDK's errors ${thrown}`;
     const testing = stops.length ? sdkErrorTestIn(ctx, helper, rejecting) : undefined;
     return testing ? `a stream failure leaves for callers the tool cannot follow (${stops[0]}), while ${testing} tests for the SDK's errors ${thrown}` : undefined;
@@ -70,7 +70,7 @@ export function failureTellsApart(rejecting: ts.Node, ctx: ScanContext, helper: 
  * with a function that takes its error. That function, inline beside it, with an error-named first
  * parameter or under an error-handling option name, is judged like a catch (probe of retry wrappers).
  */
-function handedWithErrorHandler(rejecting: ts.Node, ctx: ScanContext, helper: boolean): string | undefined {
+function handedWithErrorHandler(rejecting: ts.Node, ctx: ScanContext, tells: (handler: ts.Expression | ts.MethodDeclaration) => boolean): string | undefined {
   for (let fn = enclosingScope(rejecting); !ts.isSourceFile(fn); fn = enclosingScope(fn)) {
     if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) continue;
     const outer = climbWrappers(fn);
@@ -79,7 +79,7 @@ function handedWithErrorHandler(rejecting: ts.Node, ctx: ScanContext, helper: bo
     for (const arg of call.arguments) {
       if (arg === outer) continue;
       for (const { handler, what } of errorHandlersIn(arg)) {
-        if (tellsSdkErrorsApart(handler, helper, ctx.checker)) return `${shortText(call.expression, 30)}(…), whose ${what} (${locationOf(ctx, handler)})`;
+        if (tells(handler)) return `${shortText(call.expression, 30)}(…), whose ${what} (${locationOf(ctx, handler)})`;
       }
     }
   }
@@ -132,12 +132,53 @@ export function errorWordingCatcher(call: ts.CallExpression, ctx: ScanContext): 
   // the callers are searched only where some file of the run spells what such a test reads: a
   // search per site is a caller search per function, which on a tree of many same-named exported
   // helpers cost ten times the run (bench: 1,500 files exporting ask(), 6 s then 69 s)
-  const found = catcherOf(call, ctx, 0, new Set(), undefined, wordingTestedInRun(ctx));
-  if (!found) return undefined;
-  const { caught, body } = handlerParts(found.handler, ctx.checker);
-  if (!body || !caught || !testsWording(caught, body)) return undefined;
+  const inRun = wordingTestedInRun(ctx);
+  const found = catcherOf(call, ctx, 0, new Set(), undefined, inRun);
+  const words = '(the Responses API words its errors differently: a context overflow says "Your input exceeds the context window", param \'input\')';
+  if (!found) {
+    // `retry(async () => …, (e) => !e.message.includes('maximum context length'))` (probe of request options)
+    const beside = inRun ? handedWithErrorHandler(call, ctx, (handler) => wordingTestedThrough(handler, ctx, 0) !== undefined) : undefined;
+    return beside ? `an API error leaves for ${beside}, which tests its message text or its param ${words}` : undefined;
+  }
+  const how = wordingTestedThrough(found.handler, ctx, 0);
+  if (how === undefined) return undefined;
   const through = found.through.length ? `, through ${found.through.join(' and ')}` : '';
-  return `an API error caught by ${found.catcher}${through}, which tests its message text or its param (the Responses API words its errors differently: a context overflow says "Your input exceeds the context window", param 'input')`;
+  return `an API error caught by ${found.catcher}${through}, which ${how}tests its message text or its param ${words}`;
+}
+
+/**
+ * Whether a handler tests the error's wording: itself, or a function of the project it hands the
+ * error to (`if (isContextOverflow(err))`, probe of request options: migrated before), and how it
+ * gets there ('' for itself, 'hands it to …, which ' through functions); undefined when it does not.
+ */
+function wordingTestedThrough(handler: ts.CatchClause | ts.Expression | ts.MethodDeclaration, ctx: ScanContext, depth: number): string | undefined {
+  const { caught, body } = handlerParts(handler, ctx.checker);
+  return body && caught ? bodyTestsWording(caught, body, ctx, depth) : undefined;
+}
+
+function bodyTestsWording(caught: string, body: ts.Node, ctx: ScanContext, depth: number): string | undefined {
+  if (testsWording(caught, body)) return '';
+  if (depth >= MAX_HOPS) return undefined;
+  let how: string | undefined;
+  walk(body, (n) => {
+    if (how !== undefined) return false;
+    const handed = ts.isCallExpression(n) ? handedTo(n, caught, ctx) : undefined;
+    if (!handed) return undefined;
+    const inner = bodyTestsWording(handed.param, handed.callee.body!, ctx, depth + 1);
+    if (inner !== undefined) how = `hands it to ${describeFunction(ctx, handed.callee)}, which ${inner}`;
+    return undefined;
+  });
+  return how;
+}
+
+/** `report(err)`: the project function a call hands the caught error to, and the name its parameter gives it. */
+function handedTo(call: ts.CallExpression, caught: string, ctx: ScanContext): { callee: FollowedFunction; param: string } | undefined {
+  if (isConsoleCallee(call.expression) || (ts.isIdentifier(call.expression) && TEXT_OF.has(call.expression.text))) return undefined;
+  const index = call.arguments.findIndex((a) => ts.isIdentifier(unwrap(a)) && (unwrap(a) as ts.Identifier).text === caught);
+  if (index < 0) return undefined;
+  const callee = calledFunction(ctx.checker, call);
+  const target = callee?.parameters[index]?.name;
+  return callee?.body && target && ts.isIdentifier(target) ? { callee, param: target.text } : undefined;
 }
 
 /** Words a wording test spells (`err.param`, `'maximum context length'`, `/context_length/`): one of them named by a file of the run. */
@@ -177,15 +218,13 @@ function passedOnTellsApart(caught: string, body: ts.Node, ctx: ScanContext, hel
       if (testing) how = `which rethrows it to callers the tool cannot follow (${stops[0]}), while ${testing} tests for the SDK's errors`;
     }
     if (ts.isCallExpression(n) && !isConsoleCallee(n.expression) && !(ts.isIdentifier(n.expression) && TEXT_OF.has(n.expression.text))) {
-      const index = n.arguments.findIndex((a) => isCaught(a));
-      if (index < 0) return undefined;
-      const callee = calledFunction(ctx.checker, n);
-      const target = callee?.parameters[index]?.name;
-      if (callee && target && ts.isIdentifier(target) && callee.body) {
+      if (!n.arguments.some((a) => isCaught(a))) return undefined;
+      const handed = handedTo(n, caught, ctx);
+      if (handed) {
         // the function tests it itself, or hands it on again (`isTransient(e)` → `isT(e)`)
-        const inner = testsSdkErrors(target.text, callee.body, helper, ctx.checker) ? "which tests for the SDK's errors" : passedOnTellsApart(target.text, callee.body, ctx, helper, depth + 1);
-        if (inner) how = `which hands it to ${describeFunction(ctx, callee)}, ${inner}`;
-      } else if (!callee) {
+        const inner = testsSdkErrors(handed.param, handed.callee.body!, helper, ctx.checker) ? "which tests for the SDK's errors" : passedOnTellsApart(handed.param, handed.callee.body!, ctx, helper, depth + 1);
+        if (inner) how = `which hands it to ${describeFunction(ctx, handed.callee)}, ${inner}`;
+      } else if (!calledFunction(ctx.checker, n)) {
         const testing = sdkErrorTestIn(ctx, helper);
         if (testing) how = `which hands it to ${shortText(n.expression, 30)}(…), out of view, while ${testing} tests for the SDK's errors`;
       }
