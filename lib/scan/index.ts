@@ -29,6 +29,7 @@ import { siteId } from './site-id.js';
 import { invocationsOf } from './indirect.js';
 import { resourceCalls, type ResourceCalls } from './resource-calls.js';
 import { createCallerSearch } from './caller-search.js';
+import { overridingRequestOptions } from './request-options.js';
 import { groupDoubles, migratedFiles, migratedSubjectTest } from './group-doubles.js';
 import { findSdkShims, globalTypeNames, readDeclarations, shimFor, type SdkShim } from '../project/sdk-shims.js';
 import type { FollowSearch } from './callers.js';
@@ -512,6 +513,9 @@ function analyseSdkCall(
   const shim = shimFor(ctx.sdkShims, path.normalize(call.getSourceFile().fileName));
   if (shim) analysis.reason('not-supported-yet', `the project declares the module 'openai' itself (${relativeFile(ctx.cwd, shim.file)}), with no responses resource: the rewrite would not type-check there`);
   const request = new RequestAnalyzer(ctx, analysis).analyze(call, method, params);
+  const options = params === call.arguments[0] ? call.arguments[1] : undefined;
+  const overriding = options && overridingRequestOptions(ctx.checker, options);
+  if (overriding) analysis.reason('no-equivalent-param', overriding);
   if (method === 'parse') {
     analysis.kinds.add('structured-output');
     analysis.note('H-PARSE', 'warn', PARSE_NOTE);
