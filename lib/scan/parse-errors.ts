@@ -19,15 +19,15 @@ import { enclosingTry, handlerOn } from './throw-path.js';
 import { promiseAllOfCallback } from './promise-all.js';
 
 /** The parse-error-semantics detail when a throw of the parse() call `call` is caught in view. */
-export function parseErrorCatcher(call: ts.CallExpression, ctx: ScanContext): string | undefined {
+export function parseErrorCatcher(call: ts.CallExpression, ctx: ScanContext, what = 'parse()'): string | undefined {
   const stops: string[] = [];
   const found = catcherOf(call, ctx, 0, new Set(), stops);
   // callers in view that the search cannot follow (a namespace import, a use other than a call):
   // one of them may catch it (probe of Next.js apps: a default-exported helper's route did)
-  if (!found && stops.length) return `what parse() threw on a cut-off or filtered answer reaches callers the tool cannot follow (${stops[0]})`;
+  if (!found && stops.length) return `what ${what} threw on a cut-off or filtered answer reaches callers the tool cannot follow (${stops[0]})`;
   if (!found) return undefined;
   const through = found.through.length ? `, through ${found.through.join(' and ')}` : '';
-  return `${found.catcher} took what parse() threw on a cut-off or filtered answer${through}`;
+  return `${found.catcher} took what ${what} threw on a cut-off or filtered answer${through}`;
 }
 
 interface Catcher {
