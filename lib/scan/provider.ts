@@ -10,7 +10,7 @@ import {
   AZURE_DEPLOYMENTS, AZURE_HOST, AZURE_V1_SUFFIX, SDK_BASE_URL_ENV, SDK_DEFAULT_BASE_URL, isOpenAIHost,
 } from '../rules/providers.js';
 import {
-  ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, returnExpressions, isGlobal, thisClass, climbWrappers, isWriteReference, isPlainWriteTarget } from './ast.js';
+  ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, returnExpressions, isGlobal, thisClass, climbWrappers, isWriteReference, isPlainWriteTarget, isAccess, accessName } from './ast.js';
 import { referencesOf, symbolOf } from './references.js';
 import { chainOf } from './find-sites.js';
 import { isMockPackage, isOtherSdk } from '../rules/other-sdks.js';
@@ -228,7 +228,8 @@ export class ProviderResolver {
 
   /**
    * The provider of the openai client a project class builds or is handed (a constructor parameter
-   * or field typed with the SDK class), when it builds or holds one.
+   * or field typed with the SDK class, or a client of the module whose chat it hands out), when it
+   * builds or holds one.
    */
   private heldClient(cls: ts.ClassLikeDeclaration, depth: number): Provider | undefined {
     let found: Provider | undefined;
@@ -242,6 +243,11 @@ export class ProviderResolver {
         }
       } else if ((ts.isParameter(n) || ts.isPropertyDeclaration(n)) && n.type && this.classesOfTypeNode(n.type)?.some((c) => c !== 'foreign')) {
         found = 'unknown';
+      } else if (isAccess(n) && accessName(n) === 'chat' && n.expression.kind !== ts.SyntaxKind.ThisKeyword) {
+        // `get chat() { return openai.chat; }`, `static chat = openai.chat`: a client of the module
+        // handed out through the class (probe of typed service layers: such calls were not listed)
+        const origin = this.origins(n.expression, depth + 1).find((o) => o.kind === 'sdk' || o.kind === 'wrapper');
+        if (origin) found = origin.provider;
       }
     });
     return found;
@@ -732,6 +738,11 @@ export class ProviderResolver {
     if (ts.isPropertySignature(decl)) return this.fromTyped(decl, decl.type, `${shortText(use, 30)} is declared by an interface in ${locationOf(this.ctx, decl)}`);
     if (ts.isBinaryExpression(decl)) return this.origins(decl.right, depth); // exports.client = …
     if (ts.isPropertyAccessExpression(decl) && ts.isBinaryExpression(decl.parent)) return this.origins(decl.parent.right, depth);
+    if (ts.isClassDeclaration(decl)) {
+      // `AIService.chat.completions.create(…)` on a class whose static member hands out a client's chat
+      const held = this.heldClient(decl, depth);
+      if (held) return [{ kind: 'wrapper', provider: held, evidence: `${shortText(use, 30)}, a project class that holds an openai client (${locationOf(this.ctx, decl)})` }];
+    }
     if (ts.isFunctionDeclaration(decl) || ts.isClassDeclaration(decl)) return [{ kind: 'foreign', evidence: `${shortText(use, 30)} is a ${ts.isClassDeclaration(decl) ? 'class' : 'function'}` }];
     return this.byType(use, 'injected', `${shortText(use, 30)} in ${locationOf(this.ctx, use)}`);
   }
