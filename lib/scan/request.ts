@@ -257,6 +257,10 @@ export class RequestAnalyzer {
       if (!(use.parent && ts.isSpreadAssignment(use.parent))) return undefined;
     }
     this.site.share('params', decl);
+    // `const DEFAULTS: Omit<ChatCompletionCreateParamsNonStreaming, 'messages'> = {…}` spread into the
+    // call: its keys are rewritten, so its Chat type goes too (probe of typed service layers: TS2353)
+    this.retypeCast(decl.initializer);
+    if (decl.type) this.retype(decl.type);
     return init;
   }
 
