@@ -6,7 +6,8 @@
  * `/chat/completions`): after the rewrite it throws, and the SDK retries it and reports a
  * connection error on every call (probe of retry wrappers, run before and after). One in view that
  * sends the request somewhere else (a proxy's `String(input).replace(…)`) leaves the provider
- * unknown (probe of gateways). Such a client's sites are reported.
+ * unknown (probe of gateways). One that reads the response's body (usage for a cost counter) reads
+ * a Response after the rewrite (probe of request options). Such a client's sites are reported.
  */
 import { ts, unwrap, propertyValue, findProperty, someNode, isAccess, isConsoleArgument, accessName, stringValue, shortText } from './ast.js';
 import { functionValue } from './references.js';
@@ -34,9 +35,16 @@ export function fetchHookEffect(options: ts.Expression | undefined, ctx: ScanCon
   if (url && ts.isIdentifier(url) && someNode(hook.body, (n) => (stringValue(n) ?? '').includes('completions'))) {
     return { kind: 'reads', detail: `${where} tests the request's URL, which the rewrite changes (/responses for /chat/completions)` };
   }
+  // `const b = await res.clone().json(); spent += b.usage.prompt_tokens` (probe of request options:
+  // cost counters that stayed at 0 once the body was a Response)
+  const bodyRead = someNode(hook.body, (n) => ts.isCallExpression(n) && isAccess(n.expression) && RESPONSE_BODY_READS.has(accessName(n.expression) ?? '') && n.arguments.length === 0);
+  if (bodyRead) return { kind: 'reads', detail: `${where} reads the response's body, which the rewrite changes (a Response, not a ChatCompletion)` };
   const passesOn = url && ts.isIdentifier(url) && onlyPassedOn(hook.body, url.text, init && ts.isIdentifier(init) ? init.text : undefined);
   return passesOn ? undefined : { kind: 'redirects', detail: `${where} does not pass the request's URL on as it came` };
 }
+
+/** The methods that read a fetch Response's body. */
+const RESPONSE_BODY_READS = new Set(['json', 'text', 'arrayBuffer', 'blob', 'formData']);
 
 /**
  * `name` reaches a fetch as its first argument (`fetch(input, init)`, `undici.fetch(url, { ...init,
