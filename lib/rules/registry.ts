@@ -222,8 +222,8 @@ export const RULES: readonly RuleInfo[] = [
     id: 'R-TOOLCHOICE', summary: 'tool_choice object shapes flattened; strings unchanged',
     example: {
       importsAfter: "import type { ResponseFunctionToolCall } from 'openai/resources/responses/responses';",
-      before: "const r = await client.chat.completions.create({\n  model: 'gpt-4o-mini',\n  messages: [{ role: 'user', content: q }],\n  tools: [{ type: 'function', function: { name: 'a', parameters: { type: 'object', properties: {} } } }],\n  tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'required', tools: [{ type: 'function', function: { name: 'a' } }] } },\n});\nreturn r.choices[0].message.tool_calls?.length;",
-      after: "const r = await client.responses.create({\n  model: 'gpt-4o-mini',\n  input: [{ role: 'user', content: q }],\n  tools: [{ type: 'function', name: 'a', parameters: { type: 'object', properties: {} }, strict: false }],\n  tool_choice: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'a' }] },\n  store: false,\n});\nreturn r.output.filter((i): i is ResponseFunctionToolCall => i.type === 'function_call').length;",
+      before: "const r = await client.chat.completions.create({\n  model: 'gpt-4o-mini',\n  messages: [{ role: 'user', content: q }],\n  tools: [{ type: 'function', function: { name: 'a', parameters: { type: 'object', properties: {} } } }],\n  tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'required', tools: [{ type: 'function', function: { name: 'a' } }] } },\n});\nreturn r.choices[0].message.tool_calls?.[0]?.function.name;",
+      after: "const r = await client.responses.create({\n  model: 'gpt-4o-mini',\n  input: [{ role: 'user', content: q }],\n  tools: [{ type: 'function', name: 'a', parameters: { type: 'object', properties: {} }, strict: false }],\n  tool_choice: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'a' }] },\n  store: false,\n});\nreturn r.output.find((i): i is ResponseFunctionToolCall => i.type === 'function_call')?.name;",
     },
   },
   {
