@@ -27,6 +27,16 @@ export const PROVIDER_OPTION_KEYS = ['baseURL', 'provider', 'dataResidency', 'de
 export const FOREIGN_MODEL_HINT = /^(gemini|llama|meta-llama|codellama|llava|mixtral|mistral|open-mistral|open-mixtral|ministral|pixtral|codestral|deepseek|claude|qwen|qwq|command-r|grok|phi-?\d|gemma|sonar|glm-|chatglm|moonshot-|kimi-|yi-|ernie-|doubao-)/i;
 
 /**
+ * P-KEY-HINT: a default client whose key is named for another vendor (`GROQ_API_KEY`,
+ * `openrouterKey`, `VITE_DEEPSEEK_API_KEY`): it only works where OPENAI_BASE_URL points at that
+ * vendor, whose host may not serve /responses (probe of request options).
+ */
+export const FOREIGN_KEY_HINT = /(?<![A-Za-z0-9])(groq|openrouter|deepseek|together|mistral|anthropic|claude|gemini|google|xai|grok|perplexity|pplx|fireworks|ollama|dashscope|qwen|moonshot|kimi|zhipu|siliconflow|cerebras|deepinfra|sambanova|novita|nebius|hyperbolic|nvidia|azure|litellm|portkey)_?[A-Za-z0-9_]*?(key|token)(?![A-Za-z0-9])/i;
+
+/** P-KEY-HINT: OpenRouter's attribution headers, sent only to OpenRouter. */
+export const FOREIGN_HEADER_HINT = /^(http-referer|x-title)$/i;
+
+/**
  * P-MODEL-HINT: a model name api.openai.com does not serve: another vendor's family, or a
  * `vendor/model` id (OpenRouter's `anthropic/claude-3.5-sonnet`, Together's `meta-llama/…`, even
  * `openai/gpt-4o`), which only a gateway routes; OpenAI's own names hold no `/`.

@@ -21,7 +21,7 @@ const TABLE = [
   { code: 'provider-not-openai', rules: ['P-NONOPENAI', 'P-PROVIDER-OPT'],
     message: 'Client targets {detail}; Responses support there is unknown.',
     fix: 'Keep Chat Completions, or confirm the vendor supports /responses and pass the origin to --allow-base-url.' },
-  { code: 'provider-unknown', rules: ['P-RUNTIME', 'P-INJECTED', 'P-SUBCLASS', 'P-OPTS-SPREAD', 'P-MODEL-HINT', 'P-UNION', 'P-UNRESOLVED'],
+  { code: 'provider-unknown', rules: ['P-RUNTIME', 'P-INJECTED', 'P-SUBCLASS', 'P-OPTS-SPREAD', 'P-MODEL-HINT', 'P-KEY-HINT', 'P-UNION', 'P-UNRESOLVED'],
     message: 'Cannot prove this client reaches OpenAI ({detail}).',
     fix: 'Split the OpenAI path from other providers; allow-list env:NAME; or add a runtime switch on the base URL.' },
   { code: 'azure-legacy', rules: ['P-AZURE-LEGACY', 'H-AZURE'],

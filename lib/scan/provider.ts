@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Note, Provider } from '../report/model.js';
 import type { ReasonRef } from '../rules/reasons.js';
 import {
-  AZURE_DEPLOYMENTS, AZURE_HOST, AZURE_V1_SUFFIX, SDK_BASE_URL_ENV, SDK_DEFAULT_BASE_URL, isOpenAIHost,
+  AZURE_DEPLOYMENTS, AZURE_HOST, AZURE_V1_SUFFIX, FOREIGN_HEADER_HINT, FOREIGN_KEY_HINT, SDK_BASE_URL_ENV, SDK_DEFAULT_BASE_URL, isOpenAIHost,
 } from '../rules/providers.js';
 import {
   ts, unwrap, stringValue, propertyNameText, propertyValue, isFunctionLike, walk, shortText, returnExpressions, isGlobal, thisClass, climbWrappers, isWriteReference, isPlainWriteTarget, isAccess, accessName } from './ast.js';
@@ -67,7 +67,20 @@ type Injected = { origins: Origin[] } | { why: string };
 
 
 /** `provider-unknown` details that still describe a client the SDK constructs in view. */
-const CONSTRUCTED_UNKNOWN: ReadonlySet<string> = new Set(['runtime-base-url', 'options-spread', 'subclass', 'model-hint', 'replaced-method']);
+const CONSTRUCTED_UNKNOWN: ReadonlySet<string> = new Set(['runtime-base-url', 'options-spread', 'subclass', 'model-hint', 'key-hint', 'replaced-method']);
+
+/** P-KEY-HINT: a default client's key named for another vendor, or OpenRouter's attribution headers. */
+function vendorHint(props: ReadonlyMap<string, ts.Expression>): string | undefined {
+  const key = props.get('apiKey');
+  const named = key && FOREIGN_KEY_HINT.exec(key.getText());
+  if (named) return `its apiKey ${shortText(key!, 40)} names ${named[1]}`;
+  const headers = props.get('defaultHeaders');
+  const object = headers && unwrap(headers);
+  const header = object && ts.isObjectLiteralExpression(object)
+    ? object.properties.map((p) => (p.name ? propertyNameText(p.name) : undefined)).find((name) => name !== undefined && FOREIGN_HEADER_HINT.test(name))
+    : undefined;
+  return header ? `its defaultHeaders send ${header}, OpenRouter's attribution header` : undefined;
+}
 
 export class ProviderResolver {
   private readonly cache = new Map<ts.Node, Origin[]>();
@@ -429,8 +442,10 @@ export class ProviderResolver {
     if (conditionalBaseURL) return sdk('unknown', { code: 'provider-unknown', detail: 'runtime-base-url' });
     if (props.has('dataResidency')) return sdk('openai');
     const baseURL = props.get('baseURL');
-    if (!baseURL) return sdk('openai', undefined, [], true);
-    return this.fromBaseURL(baseURL, sdk);
+    const origin = baseURL ? this.fromBaseURL(baseURL, sdk) : sdk('openai', undefined, [], true);
+    const hint = origin.kind === 'sdk' && origin.isDefault ? vendorHint(props) : undefined;
+    // the key or headers name another vendor: reached through OPENAI_BASE_URL, which may not serve /responses
+    return hint ? { kind: 'sdk', provider: 'unknown', evidence: `${evidence}; ${hint}`, reason: { code: 'provider-unknown', detail: 'key-hint' }, notes: [], isDefault: false } : origin;
   }
 
   /**
