@@ -33,6 +33,8 @@ export function modelNames(ctx: ScanContext, value: ts.Expression): ModelNames {
 function literalNames(checker: ts.TypeChecker, value: ts.Expression): string[] | undefined {
   const literal = stringValue(value);
   if (literal !== undefined) return [literal];
+  const looked = tableNames(checker, value);
+  if (looked) return looked;
   const type = declaredTypeOf(checker, value) ?? checker.getTypeAtLocation(value);
   const parts = type.isUnion() ? type.types : [type];
   return parts.every((t) => t.isStringLiteral()) ? parts.map((t) => (t as ts.StringLiteralType).value) : undefined;
@@ -46,4 +48,31 @@ function declaredTypeOf(checker: ts.TypeChecker, value: ts.Expression): ts.Type 
   let decl = declarationOf(checker, inner);
   if (decl) decl = aliasTarget(checker, decl) ?? decl;
   return decl && ts.isVariableDeclaration(decl) ? checker.getTypeAtLocation(decl.name) : undefined;
+}
+
+/**
+ * `MODELS[tier]`, `MODELS.fast`: a read of a const object literal whose values are all string
+ * literals (`Record<Tier, string>` types them as string): the value read, or every value for a key
+ * computed at run time (probe of request options: `{ fast: 'llama-3.1-8b-instant' }` behind a
+ * default client was taken for an OpenAI model).
+ */
+function tableNames(checker: ts.TypeChecker, value: ts.Expression): string[] | undefined {
+  const inner = unwrap(value);
+  if (!ts.isElementAccessExpression(inner) && !ts.isPropertyAccessExpression(inner)) return undefined;
+  const table = unwrap(inner.expression);
+  if (!ts.isIdentifier(table)) return undefined;
+  let decl = declarationOf(checker, table);
+  if (decl) decl = aliasTarget(checker, decl) ?? decl;
+  if (!decl || !ts.isVariableDeclaration(decl) || !decl.initializer || !(decl.parent.flags & ts.NodeFlags.Const)) return undefined;
+  const object = unwrap(decl.initializer);
+  if (!ts.isObjectLiteralExpression(object)) return undefined;
+  const entries = object.properties.map((p) => ({
+    key: p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? p.name.text : undefined,
+    name: ts.isPropertyAssignment(p) ? stringValue(p.initializer) : undefined,
+  }));
+  if (entries.some((e) => e.name === undefined)) return undefined;
+  const key = ts.isPropertyAccessExpression(inner) ? inner.name.text : stringValue(inner.argumentExpression);
+  if (key === undefined) return entries.map((e) => e.name!);
+  const entry = entries.find((e) => e.key === key);
+  return entry ? [entry.name!] : undefined;
 }
