@@ -110,11 +110,10 @@ const ENV_FILE_LITERAL = /['"`]([^'"`\n$]*?(?:\.env[\w.-]*|[\w.-]+\.env))['"`]/g
  * Nest's `ConfigModule.forRoot({ envFilePath: 'config/local.env' })`) sets OPENAI_BASE_URL to a
  * host other than OpenAI's (probe of gateways): such a file is loaded although it is not one of
  * the names looked for beside the package. The path is tried from the source file's folder and
- * from its package root (dotenv resolves it from the working directory, usually the root).
+ * from its package root `root` (dotenv resolves it from the working directory, usually the root).
  */
-export function namedEnvFileBaseURL(file: string, text: string): string | undefined {
+export function namedEnvFileBaseURL(file: string, text: string, root: string): string | undefined {
   const dir = path.dirname(file);
-  const root = packageRoot(dir);
   for (const m of text.matchAll(ENV_FILE_LITERAL)) {
     const name = m[1];
     if (!ENV_FILE_NAME.test(path.basename(name))) continue;
@@ -132,10 +131,3 @@ export function namedEnvFileBaseURL(file: string, text: string): string | undefi
   return undefined;
 }
 
-/** The folder of the nearest package.json at or above `dir` (`dir` itself when there is none). */
-export function packageRoot(dir: string): string {
-  for (let at = dir; ; at = path.dirname(at)) {
-    if (existsSync(path.join(at, 'package.json'))) return at;
-    if (path.dirname(at) === at) return dir;
-  }
-}

@@ -6,6 +6,7 @@ import { ts } from './ast.js';
 import type { BindingScope } from './bindings.js';
 import type { FollowSearch } from './callers.js';
 import type { CallerSearch } from './injected.js';
+import type { ProjectLayout } from '../project/layout.js';
 
 export type { AllowList };
 
@@ -52,6 +53,8 @@ export interface ScanContext extends BindingScope {
   analysedFiles?: ReadonlySet<string>;
   /** W-EDGE: the published package whose public entry points reach a file, if one does. */
   publishedBy(file: string): string | undefined;
+  /** The run's packages and configurations (package.json, tsconfig/jsconfig), read once per folder. */
+  layout: ProjectLayout;
 }
 
 export const relativeFile = relativePath;

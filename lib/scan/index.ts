@@ -91,6 +91,7 @@ interface Injection {
 /** What the passes of a run share to find callers: W-INJECTED's, and W-FOLLOW's (`follow`). */
 interface Searches extends Injection {
   follow: FollowSearch;
+  layout: ProjectLayout;
   /** The project's own declarations of the SDK without `responses`, read once per run. */
   sdkShims: SdkShim[];
   /** Type names the project's global declaration files declare. */
@@ -140,7 +141,7 @@ export function scan(input: ScanInput): ScanResult {
   let project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
   const follow = createCallerSearch({ files: input.files ?? sitePaths, components: input.components ?? [], read: readRunText, layout, roots: input.roots ?? [input.cwd], cwd: input.cwd });
   const declarations = readDeclarations(input.declarations ?? []);
-  const searches: Searches = { ...injected, follow, sdkShims: findSdkShims(declarations, layout), globalTypes: globalTypeNames(declarations) };
+  const searches: Searches = { ...injected, follow, layout, sdkShims: findSdkShims(declarations, layout), globalTypes: globalTypeNames(declarations) };
   let pass = analyseFiles(sitePaths, project, modules, input, searches);
 
   const subclassFiles = subclassCandidates(pass.fieldOwners, candidates.filter((c) => !siteSet.has(path.normalize(c.path))));
@@ -325,6 +326,7 @@ function analyseFiles(files: string[], project: ScanProject, modules: ModuleReso
     sdkShims: searches.sdkShims,
     globalTypes: searches.globalTypes,
     freshNames: new WeakMap(),
+    layout: searches.layout,
   };
   const resolver = new ProviderResolver(ctx);
   const errors: FileError[] = [];
@@ -442,7 +444,7 @@ function analyseSite(
       analysis.kinds.add('tool-using');
       analysis.reason('run-tools');
     }
-    const jsdoc = typeCheckedJsDocChatType(sf);
+    const jsdoc = typeCheckedJsDocChatType(sf, ctx.layout);
     if (jsdoc) analysis.reason('not-supported-yet', jsdoc);
     if (analysis.foreignModel && assumedDefault) {
       provider = 'unknown';
@@ -791,10 +793,14 @@ export type { Note };
  * (`@type {import('openai').…ChatCompletionMessageParam[]}`): the rewrite retypes TypeScript
  * annotations, not JSDoc, so its checks would fail (probe of JavaScript backends). Why, or undefined.
  */
-function typeCheckedJsDocChatType(sf: ts.SourceFile): string | undefined {
-  if (!isJavaScriptFile(sf) || !/^\s*(?:\/\/[^\n]*\n\s*)*\/\/\s*@ts-check\b/.test(sf.text)) return undefined;
+function typeCheckedJsDocChatType(sf: ts.SourceFile, layout: ProjectLayout): string | undefined {
+  if (!isJavaScriptFile(sf)) return undefined;
+  const opening = /^\s*(?:\/\/[^\n]*\n\s*)*\/\/\s*@ts-(check|nocheck)\b/.exec(sf.text)?.[1];
+  // a tsconfig's (or jsconfig's) checkJs checks it too, unless the file opts out (probe of CommonJS bots)
+  const how = opening === 'check' ? '// @ts-check' : opening === undefined && layout.configFor(sf.fileName)?.options.checkJs === true ? 'checkJs in its tsconfig' : undefined;
+  if (!how) return undefined;
   const m = /@(?:type|param|returns?|typedef|property)\s*\{[^}]*\b(ChatCompletion\w*)/.exec(sf.text);
-  return m ? `JSDoc types name ${m[1]} in a JavaScript file TypeScript checks (// @ts-check), and the rewrite retypes only TypeScript annotations` : undefined;
+  return m ? `JSDoc types name ${m[1]} in a JavaScript file TypeScript checks (${how}), and the rewrite retypes only TypeScript annotations` : undefined;
 }
 
 /** A name, `this`, or a property chain of them: naming it again reads the same client, with no effect. */

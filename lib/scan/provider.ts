@@ -21,7 +21,7 @@ import { importedModule, loadedSourceFiles } from './callers.js';
 import { requiredExports } from './commonjs.js';
 import { injectToken, tokenProviders } from './di-providers.js';
 import { autoImportSources } from './auto-imports.js';
-import { BASE_URL_ENV_WRITE, UNNAMED_ENV_WRITE, envFileBaseURL, namedEnvFileBaseURL, packageRoot, runsInOwnProcess, withoutComments } from './base-url-env.js';
+import { BASE_URL_ENV_WRITE, UNNAMED_ENV_WRITE, envFileBaseURL, namedEnvFileBaseURL, runsInOwnProcess, withoutComments } from './base-url-env.js';
 import { WriteReader } from './write-reader.js';
 import { BASE_URL_MEMBER_WRITE, CHAT_METHOD_WRITE, TEST_FILE, baseURLWriteTarget, chatMethodWriteTarget, literalOfThis, memberWritePattern, writeTarget } from './writes.js';
 import { fetchHookEffect } from './fetch-hook.js';
@@ -392,7 +392,7 @@ export class ProviderResolver {
     }
     if (this.baseURLAssignment) return this.baseURLAssignment;
     // what sets it without naming it counts in the client's own package only, in the application's process
-    const root = packageRoot(path.dirname(construction.getSourceFile().fileName));
+    const root = this.packageRootOf(construction.getSourceFile().fileName);
     const indirect = this.indirectBaseURL().find((w) => w.root === root);
     if (indirect) return indirect.where;
     const file = envFileBaseURL(path.dirname(construction.getSourceFile().fileName), this.envFiles);
@@ -400,6 +400,11 @@ export class ProviderResolver {
   }
 
   private indirectWrites: { root: string; where: string }[] | undefined;
+
+  /** The folder of the nearest package.json above a file (its own folder when there is none). */
+  private packageRootOf(file: string): string {
+    return this.ctx.layout.packageFor(file)?.dir ?? path.dirname(file);
+  }
 
   /**
    * Code that may set OPENAI_BASE_URL without naming it, by package root: a write to the
@@ -414,10 +419,10 @@ export class ProviderResolver {
     const found: { root: string; where: string }[] = [];
     this.writes.filesOfRun('env', (text, file) => {
       if (runsInOwnProcess(relativeFile(this.ctx.cwd, file))) return false;
-      const root = packageRoot(path.dirname(file));
+      const root = this.packageRootOf(file);
       const code = withoutComments(text);
       if (UNNAMED_ENV_WRITE.test(code)) found.push({ root, where: `${relativeFile(this.ctx.cwd, file)} (a write to the environment that does not name it)` });
-      const loaded = /\.env\b|\benv['"`]/.test(code) ? namedEnvFileBaseURL(file, code) : undefined;
+      const loaded = /\.env\b|\benv['"`]/.test(code) ? namedEnvFileBaseURL(file, code, root) : undefined;
       if (loaded) found.push({ root, where: `${relativeFile(this.ctx.cwd, loaded)} (loaded by ${relativeFile(this.ctx.cwd, file)})` });
       return false;
     });
