@@ -6,7 +6,7 @@
  * cut-off or filtered answer; a ResponseStream does not (probe of request options, 2026-12-05: a
  * catch that said "cut off" was never reached once migrated).
  */
-import { ts, literalValue, propertyNameText, propertyValue, unwrap } from './ast.js';
+import { ts, literalValue, propertyNameText, propertyValue, shortText, stringValue, unwrap } from './ast.js';
 
 /** Whether the params object of a stream() call may be auto-parseable input. */
 export function mayParseAutomatically(params: ts.Expression | undefined, checker: ts.TypeChecker): boolean {
@@ -21,14 +21,8 @@ export function mayParseAutomatically(params: ts.Expression | undefined, checker
 
 /** A tools value that may hold a helper's tool or a strict function tool (any it cannot read may). */
 function mayHoldParseableTool(tools: ts.Expression, checker: ts.TypeChecker): boolean {
-  let value = unwrap(tools);
-  if (ts.isIdentifier(value)) {
-    const decl = checker.getSymbolAtLocation(value)?.valueDeclaration;
-    const init = decl && ts.isVariableDeclaration(decl) ? decl.initializer : undefined;
-    if (!init) return true;
-    value = unwrap(init);
-  }
-  if (!ts.isArrayLiteralExpression(value)) return true;
+  const value = arrayInView(tools, checker);
+  if (!value) return true;
   return value.elements.some((el) => {
     const tool = unwrap(el);
     if (!ts.isObjectLiteralExpression(tool)) return true;
@@ -41,4 +35,43 @@ function mayHoldParseableTool(tools: ts.Expression, checker: ts.TypeChecker): bo
     const known = literalValue(strict);
     return !(known?.kind === 'boolean' && !known.value);
   });
+}
+
+/**
+ * Chat's parse() throws before it sends anything when a tool is not a strict function tool (the
+ * SDK's validateInputTools: "only strict function tools can be auto-parsed"); responses.parse()
+ * does no such check and sends the request (probe of structured outputs, 2026-12-05). The tool in
+ * view that made it throw, described, or undefined.
+ */
+export function toolParseRejects(params: ts.Expression | undefined, checker: ts.TypeChecker): string | undefined {
+  const object = params && unwrap(params);
+  if (!object || !ts.isObjectLiteralExpression(object)) return undefined;
+  const tools = propertyValue(object.properties.find((p) => propertyNameText(p.name) === 'tools'));
+  const list = tools && arrayInView(tools, checker);
+  for (const el of list?.elements ?? []) {
+    const tool = unwrap(el);
+    if (!ts.isObjectLiteralExpression(tool)) continue;
+    const type = stringValue(propertyValue(tool.properties.find((p) => propertyNameText(p.name) === 'type')));
+    if (type !== undefined && type !== 'function') return `a ${type} tool`;
+    const fn = propertyValue(tool.properties.find((p) => propertyNameText(p.name) === 'function'));
+    const inner = fn && unwrap(fn);
+    if (!inner || !ts.isObjectLiteralExpression(inner)) continue;
+    const strict = literalValue(propertyValue(inner.properties.find((p) => propertyNameText(p.name) === 'strict')));
+    if (strict?.kind === 'boolean' && strict.value) continue;
+    const name = stringValue(propertyValue(inner.properties.find((p) => propertyNameText(p.name) === 'name')));
+    return `the tool ${name ?? shortText(inner, 30)}, not marked strict: true`;
+  }
+  return undefined;
+}
+
+/** An array literal, written in place or held in a const. */
+function arrayInView(value: ts.Expression, checker: ts.TypeChecker): ts.ArrayLiteralExpression | undefined {
+  let v = unwrap(value);
+  if (ts.isIdentifier(v)) {
+    const decl = checker.getSymbolAtLocation(v)?.valueDeclaration;
+    const init = decl && ts.isVariableDeclaration(decl) ? decl.initializer : undefined;
+    if (!init) return undefined;
+    v = unwrap(init);
+  }
+  return ts.isArrayLiteralExpression(v) ? v : undefined;
 }

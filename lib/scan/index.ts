@@ -30,7 +30,7 @@ import { invocationsOf } from './indirect.js';
 import { resourceCalls, type ResourceCalls } from './resource-calls.js';
 import { createCallerSearch } from './caller-search.js';
 import { overridingRequestOptions } from './request-options.js';
-import { mayParseAutomatically } from './auto-parse.js';
+import { mayParseAutomatically, toolParseRejects } from './auto-parse.js';
 import { groupDoubles, migratedFiles, migratedSubjectTest } from './group-doubles.js';
 import { findSdkShims, globalTypeNames, readDeclarations, shimFor, type SdkShim } from '../project/sdk-shims.js';
 import type { FollowSearch } from './callers.js';
@@ -519,7 +519,11 @@ function analyseSdkCall(
   const options = params === call.arguments[0] ? call.arguments[1] : undefined;
   const overriding = options && overridingRequestOptions(ctx.checker, options);
   if (overriding) analysis.reason('no-equivalent-param', overriding);
-  if (method === 'parse') analysis.kinds.add('structured-output');
+  if (method === 'parse') {
+    analysis.kinds.add('structured-output');
+    const rejected = toolParseRejects(params, ctx.checker);
+    if (rejected) analysis.reason('parse-error-semantics', `Chat's parse() threw before sending, on ${rejected} (only strict function tools can be auto-parsed); responses.parse() sends the request`);
+  }
   // the stream() helper finalizes auto-parseable input as parse() does, throwing on a cut-off answer
   if (method === 'parse' || (method === 'stream' && mayParseAutomatically(params, ctx.checker))) {
     analysis.note('H-PARSE', 'warn', PARSE_NOTE);
