@@ -3,6 +3,7 @@
  * local variable, spreads and conditional spreads), check every key against the parameter table,
  * and plan the rewrites. Also derives the site kinds that depend on params (§1.2).
  */
+import path from 'node:path';
 import { ownEntry } from '../rules/lookup.js';
 import { CHAT_PARAMS, MIN_OUTPUT_TOKENS, UNSUPPORTED_MODEL } from '../rules/request-params.js';
 import { isForeignModelName } from '../rules/providers.js';
@@ -12,7 +13,7 @@ import {
   returnExpressions, isInside, walk, isConstDeclaration, findProperty, isAccess, accessName,
 } from './ast.js';
 import { calledFunction, calledName, callersOf, type FollowedFunction } from './callers.js';
-import { locationOf } from './context.js';
+import { locationOf, relativeFile } from './context.js';
 import { bindingOfExpression, declarationOf, knownNumbers } from './bindings.js';
 import type { ScanContext } from './context.js';
 import { MessagesAnalyzer, type MessagesFacts } from './messages.js';
@@ -44,6 +45,9 @@ interface Collected {
   /** An opaque spread whose type does not rule out `stream: true`. */
   opaqueStream: boolean;
 }
+
+/** A read of Chat's stored completions (`chat.completions.retrieve`, `update`, `delete`, `list`, `messages.list`). */
+const STORED_COMPLETIONS_READ = /\.chat\s*\.\s*completions\s*\.\s*(retrieve|update|delete|del|list|messages)\b/;
 
 export class RequestAnalyzer {
   /** V-BUILDER: the function that returned the params, and this site's call of it. */
@@ -361,8 +365,17 @@ export class RequestAnalyzer {
    * that API does not know (NotFoundError; probe of JavaScript backends).
    */
   private storedCompletionsRead(at: ts.Node): void {
-    const m = /\.chat\s*\.\s*completions\s*\.\s*(retrieve|update|delete|del|list|messages)\b/.exec(at.getSourceFile().text);
-    if (m) this.site.reason('no-equivalent-result', `id: the stored completion is read back through chat.completions.${m[1]}, which knows no Response ids`);
+    const own = at.getSourceFile();
+    const m = STORED_COMPLETIONS_READ.exec(own.text);
+    if (m) return this.site.reason('no-equivalent-result', `id: the stored completion is read back through chat.completions.${m[1]}, which knows no Response ids`);
+    // another module lists them (by metadata, for an evaluation): new records would be Responses,
+    // which that list never shows (probe of request options)
+    const search = this.ctx.callerSearch;
+    for (const file of search?.filesNaming('completions') ?? []) {
+      if (path.normalize(file) === path.normalize(own.fileName)) continue;
+      const read = STORED_COMPLETIONS_READ.exec(search!.textOf(file) ?? '');
+      if (read) return this.site.reason('no-equivalent-result', `stored: ${relativeFile(this.ctx.cwd, file)} reads stored Chat Completions back (chat.completions.${read[1]}), which would not hold the Responses this call stores`);
+    }
   }
 
   private model(value: ts.Expression): void {
