@@ -159,6 +159,10 @@ export class StreamAnalyzer {
   private handoff(outer: ts.Node, follow: (node: ts.Node) => void, isPromise = false): void {
     const use = useOf(outer);
     if (use === 'discard') return;
+    // `await create({ stream: true }).withResponse()`: its `data` is the stream, read where it is
+    // destructured; that path is not followed (probe of request options: it said stream-handoff)
+    const method = isPromise && ts.isPropertyAccessExpression(outer.parent) && outer.parent.expression === outer ? outer.parent.name.text : undefined;
+    if (method === 'withResponse') return this.site.reason('not-supported-yet', '.withResponse() on a stream request');
     // `s instanceof Stream` with the SDK's Stream class: a Responses stream is one too
     if (use === 'reflect' && !isPromise && this.isSdkStreamCheck(outer.parent)) return;
     // logging the stream object reads none of its events (as for a logged result, O-ESCAPE)
