@@ -28,6 +28,11 @@ export class ToolsAnalyzer {
       const returned = mapCallbackReturn(v);
       if (returned && ts.isObjectLiteralExpression(returned) && this.wrapsEachDefinition(v, returned)) return;
       if (returned && ts.isObjectLiteralExpression(returned)) return this.definition(returned);
+      // `defs.map(zodFunction)`, `defs.map((d) => zodFunction(d))`: each element made by the helper
+      // (probe of structured outputs: reported params-not-local, though built right there)
+      if (returned && ts.isCallExpression(returned) && this.helper(returned)) return;
+      const cb = v.arguments[0] && unwrap(v.arguments[0]);
+      if (cb && ts.isIdentifier(cb) && this.helperName(cb)) return;
     }
     this.site.reason('params-not-local', 'tools');
   }
@@ -49,10 +54,15 @@ export class ToolsAnalyzer {
 
   /** `zodFunction(…)` / `standardFunction(…)` → the Responses helper (H-ZODFUNCTION, H-STANDARD). */
   private helper(call: ts.CallExpression): boolean {
-    const binding = bindingOfExpression(this.ctx, call.expression);
+    return this.helperName(call.expression);
+  }
+
+  /** The helper's name, called or passed (`defs.map(zodFunction)`), renamed to the Responses helper. */
+  private helperName(name: ts.Expression): boolean {
+    const binding = bindingOfExpression(this.ctx, name);
     const rename = binding?.kind === 'export' ? helperRename(binding.module, binding.name) : undefined;
     if (rename?.role !== 'tool') return false;
-    this.site.edit({ op: 'helper-call', rule: rename.rule, ...this.site.range(call.expression), from: rename.from, to: rename.to, module: rename.module });
+    this.site.edit({ op: 'helper-call', rule: rename.rule, ...this.site.range(name), from: rename.from, to: rename.to, module: rename.module });
     return true;
   }
 
