@@ -101,8 +101,15 @@ function rewritePart(ctx: TransformContext, part: Node): void {
       // `image_url: { url, detail }` → `image_url: url, detail` (detail 'auto' when absent), comments kept
       const url = findProp(v, 'url')!;
       const key = url.shorthand ? { start: url.start, end: url.end, text: `image_url: ${ctx.source(url.value as Node)}` } : { start: (url.key as Node).start, end: (url.key as Node).end, text: 'image_url' };
-      const extra = findProp(v, 'detail') ? [] : [`detail: ${ctx.str('auto')}`];
-      ctx.editor.replaceRange(flattenedProperties(ctx, image, v, [key], extra));
+      // Responses requires a detail: one that may be undefined (`detail: img.detail`) falls back to 'auto' (T-DETAIL)
+      const detail = findProp(v, 'detail');
+      const extra = detail ? [] : [`detail: ${ctx.str('auto')}`];
+      const keys = [key];
+      if (detail && stringLiteralValue(valueOf(detail)) === undefined) {
+        const value = ctx.source(detail.value as Node);
+        keys.push({ start: detail.start, end: detail.end, text: `detail: ${value} ?? ${ctx.str('auto')}` });
+      }
+      ctx.editor.replaceRange(flattenedProperties(ctx, image, v, keys, extra));
     } else {
       const expr = ctx.source(v);
       ctx.editor.replace(image.start, image.end, `image_url: ${expr}.url, detail: ${expr}.detail ?? ${ctx.str('auto')}`);

@@ -483,6 +483,7 @@ export class MessagesAnalyzer {
         const inner = propertyValue(findKey(part, type));
         if (!inner) this.site.reason('messages-not-local');
         else if (type === 'file' && !ts.isObjectLiteralExpression(unwrap(inner))) this.site.reason('not-supported-yet', 'a file part built out of view (M-PART-FILE)');
+        else if (type === 'image_url') this.imageUrl(inner);
         return;
       }
       case 'input_audio':
@@ -494,6 +495,24 @@ export class MessagesAnalyzer {
       default:
         this.site.reason('messages-not-local');
     }
+  }
+
+  /**
+   * M-PART-IMAGE flattens `image_url: { url, detail }`. An object with a spread has its url and
+   * detail out of view (the added `detail: 'auto'` replaced a spread one; probe of request
+   * parameters), and a value the checker cannot type may be a bare URL string in JavaScript, whose
+   * `.url` read would drop the image: both are reported.
+   */
+  private imageUrl(value: ts.Expression): void {
+    const v = unwrap(value);
+    if (ts.isObjectLiteralExpression(v)) {
+      if (v.properties.some((p) => !ts.isPropertyAssignment(p) && !ts.isShorthandPropertyAssignment(p)) || !findKey(v, 'url')) {
+        this.site.reason('not-supported-yet', 'an image_url object whose url or detail is not written in it (M-PART-IMAGE)');
+      }
+      return;
+    }
+    const type = this.ctx.checker.getNonNullableType(this.ctx.checker.getTypeAtLocation(v));
+    if (!type.getProperty('url')) this.site.reason('not-supported-yet', `image_url ${shortText(v, 30)}, which may not be an object with a url (M-PART-IMAGE)`);
   }
 
   /** M-SYSTEM: an inline array whose first element is the only system/developer message, with string content. */

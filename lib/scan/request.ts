@@ -270,6 +270,12 @@ export class RequestAnalyzer {
 
   private evaluate(c: Collected, method: string): RequestFacts {
     const keys = new Set(c.entries.map((e) => e.key));
+    // R-RESPFMT and R-VERBOSITY both write `text`: from two objects (a spread, a conditional
+    // spread), the later `text` would replace the earlier (probe of request parameters: JSON mode lost)
+    const textSources = c.entries.filter((e) => e.key === 'response_format' || e.key === 'verbosity');
+    if (textSources.length > 1 && (new Set(textSources.map((e) => e.holder)).size > 1 || textSources.some((e) => e.conditional))) {
+      this.site.reason('not-supported-yet', 'response_format and verbosity held in different objects (both become text, and one would replace the other)');
+    }
     let stream: RequestFacts['stream'] = method === 'stream' ? 'yes' : 'no';
     let messages: MessagesFacts | undefined;
     let jsonObject = false;

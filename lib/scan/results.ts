@@ -18,7 +18,7 @@ import {
 import { VALUE_ASSIGNMENTS, declarationOf, isDestructuringTarget } from './bindings.js';
 import type { ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
-import { calledFunction, describeFunction, feedParameter, isReturnOf, returnCallers, returningFunction } from './callers.js';
+import { calledFunction, callersOf, describeFunction, feedParameter, isReturnOf, returnCallers, returningFunction } from './callers.js';
 import { promiseAllSlot } from './promise-all.js';
 import { locationOf } from './context.js';
 import { forcesTool } from './tool-choice.js';
@@ -1151,6 +1151,39 @@ export class ResultAnalyzer {
       }
     }
     if (shape === 'content' && ts.isCallExpression(parent) && parent.arguments.includes(outer as ts.Expression)) this.contentHandedTo(parent, outer as ts.Expression);
+    if (shape === 'content' && (ts.isReturnStatement(parent) || ts.isArrowFunction(parent))) this.contentReturned(outer);
+  }
+
+  /**
+   * O-CONTENT-NULL in the callers of a function that returns the content: `if (json === null) throw
+   * …` on what `extract()` returned took a refusal there; output_text is '' (probe of request
+   * parameters: a SyntaxError from JSON.parse('') instead of the caller's error). Reported, where
+   * the request can get a null content back, as a callee's null test is (contentHandedTo).
+   */
+  private contentReturned(outer: ts.Node): void {
+    if (!this.mayGetNullContent()) return;
+    const fn = returningFunction(outer);
+    const callers = fn && callersOf(fn, this.ctx, this.ctx.callerSearch);
+    if (!fn || !callers || 'stop' in callers) return;
+    for (const call of callers.calls) {
+      let value: ts.Node = climbWrappers(call);
+      if (ts.isAwaitExpression(value.parent)) value = climbWrappers(value.parent);
+      const decl = value.parent;
+      const reads = ts.isVariableDeclaration(decl) && decl.initializer === value && ts.isIdentifier(decl.name)
+        ? referencesOf(this.ctx.checker, decl.name).filter((r) => r !== decl.name)
+        : [value];
+      const tested = reads.find((r) => this.testedForNull(r));
+      if (tested) return this.site.reason('no-equivalent-result', `content tested for null by a caller of ${describeFunction(this.ctx, fn)} (${locationOf(this.ctx, tested)}; output_text is '', never null)`);
+    }
+  }
+
+  /** `c === null`, `typeof c`, `c ?? x`, `c?.trim()`: a read that tells a null content apart. */
+  private testedForNull(ref: ts.Node): boolean {
+    const outer = climbWrappers(ref);
+    const parent = outer.parent;
+    return isNullishComparison(ref) || ts.isTypeOfExpression(parent) ||
+      (ts.isBinaryExpression(parent) && parent.left === outer && parent.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken) ||
+      ((ts.isPropertyAccessExpression(parent) || ts.isElementAccessExpression(parent) || ts.isCallExpression(parent)) && parent.expression === outer && Boolean(parent.questionDotToken));
   }
 
   /**
@@ -1166,13 +1199,7 @@ export class ResultAnalyzer {
     const fn = calledFunction(this.ctx.checker, call);
     const param = fn?.parameters[index];
     if (!fn || !param || !ts.isIdentifier(param.name) || param.dotDotDotToken) return;
-    const tested = referencesOf(this.ctx.checker, param.name).some((ref) => {
-      const outer = climbWrappers(ref);
-      const parent = outer.parent;
-      return isNullishComparison(ref) || ts.isTypeOfExpression(parent) ||
-        (ts.isBinaryExpression(parent) && parent.left === outer && parent.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken) ||
-        ((ts.isPropertyAccessExpression(parent) || ts.isElementAccessExpression(parent) || ts.isCallExpression(parent)) && parent.expression === outer && Boolean(parent.questionDotToken));
-    });
+    const tested = referencesOf(this.ctx.checker, param.name).some((ref) => this.testedForNull(ref));
     if (tested) this.site.reason('no-equivalent-result', `content tested for null in ${describeFunction(this.ctx, fn)} (output_text is '', never null)`);
   }
 
