@@ -301,7 +301,7 @@ export function usesOf(
   for (const sf of files) {
     for (const n of identifiersNamed(sf, name.text)) {
       if (n === name || ownProperty(n) || locals.has(n)) continue;
-      const use = kindOfUse(ctx.checker, n, symbol, member);
+      const use = kindOfUse(ctx, n, symbol, member);
       if (use === 'use') uses.add(n);
       else if (typeof use === 'object') {
         // imported or destructured under a name of its own (`import { f as g }`, `const { f: g } = require(…)`, `const { f } = await import(…)`)
@@ -389,8 +389,8 @@ function callOf(id: ts.Node): ts.CallExpression | undefined {
  * One same-named identifier: a use of the declaration, an import/export of it ('plumbing'),
  * another binding ('other'), or a description of a use that stops the following.
  */
-function kindOfUse(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdentifier, target: ts.Symbol, member: boolean): 'use' | 'plumbing' | 'other' | { local: ts.Identifier } | string {
-  const r = resolutionOf(checker, id);
+function kindOfUse(ctx: ScanContext, id: ts.Identifier | ts.PrivateIdentifier, target: ts.Symbol, member: boolean): 'use' | 'plumbing' | 'other' | { local: ts.Identifier } | string {
+  const r = resolutionOf(ctx, id);
   switch (r.kind) {
     case 'binding':
       if (r.unresolved) return `${id.text} is imported from '${r.unresolved}', a module of the project the tool cannot resolve (a bundler's alias?)`;
@@ -422,18 +422,19 @@ type Resolution =
 
 const RESOLUTIONS = new WeakMap<ts.TypeChecker, WeakMap<ts.Node, Resolution>>();
 
-function resolutionOf(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdentifier): Resolution {
-  let known = RESOLUTIONS.get(checker);
-  if (!known) RESOLUTIONS.set(checker, (known = new WeakMap()));
+function resolutionOf(ctx: ScanContext, id: ts.Identifier | ts.PrivateIdentifier): Resolution {
+  let known = RESOLUTIONS.get(ctx.checker);
+  if (!known) RESOLUTIONS.set(ctx.checker, (known = new WeakMap()));
   let r = known.get(id);
-  if (!r) known.set(id, (r = resolve(checker, id)));
+  if (!r) known.set(id, (r = resolve(ctx, id)));
   return r;
 }
 
-function resolve(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdentifier): Resolution {
+function resolve(ctx: ScanContext, id: ts.Identifier | ts.PrivateIdentifier): Resolution {
+  const { checker } = ctx;
   const parent = id.parent;
   if (ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent) || isRequireBinding(parent)) {
-    const unresolved = unresolvedProjectImport(checker, parent);
+    const unresolved = unresolvedProjectImport(ctx, parent);
     if (unresolved) return { kind: 'binding', unresolved };
     // renamed on the way in (or out): the other name's uses are this one's
     const renamed = (ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isBindingElement(parent)) && parent.propertyName === id && ts.isIdentifier(parent.name) && parent.name.text !== id.text;
@@ -481,16 +482,18 @@ function isPlumbing(id: ts.Identifier | ts.PrivateIdentifier): boolean {
 /**
  * The specifier of an import of the project's own modules that does not resolve: relative or
  * absolute, or an alias no package name can be (`@/services/ai`, `~/utils`, `#lib`, `$lib/ai`),
- * which a bundler resolves and the tool cannot (a Vite alias with no tsconfig `paths`). An
- * unresolved bare package name is another package's, not this function.
+ * which a bundler resolves and the tool cannot (a Vite alias with no tsconfig `paths`). A bare
+ * name no package.json declares and nothing installs (`@lib/ai`, a Vite alias spelled like a scoped
+ * package; probe of module structure) may be one too; a package's name is another package's.
  */
-function unresolvedProjectImport(checker: ts.TypeChecker, binding: ts.Node): string | undefined {
+function unresolvedProjectImport(ctx: ScanContext, binding: ts.Node): string | undefined {
   let decl: ts.Node | undefined = binding;
   while (decl && !ts.isImportDeclaration(decl)) decl = decl.parent;
   if (!decl || !ts.isStringLiteral(decl.moduleSpecifier)) return undefined;
   const spec = decl.moduleSpecifier.text;
-  if (!isProjectSpecifier(spec)) return undefined;
-  return checker.getSymbolAtLocation(decl.moduleSpecifier) ? undefined : spec;
+  if (ctx.checker.getSymbolAtLocation(decl.moduleSpecifier)) return undefined;
+  if (isProjectSpecifier(spec)) return spec;
+  return ctx.resolve(spec, decl.getSourceFile().fileName).kind === 'unresolved' ? spec : undefined;
 }
 
 /** A property typed so that it may hold a function (`answer: string` may not: corpus, 3rd-devs' tool payloads). */
