@@ -183,7 +183,10 @@ export class RequestAnalyzer {
    */
   private retype(type: ts.TypeNode): void {
     if (this.site.keepsOwnParamsType(type, 'params', this.ctx)) return;
-    for (const ref of typeReferences(type)) this.site.retypeReference(ref, (name) => name.startsWith('ChatCompletionCreateParams'));
+    for (const ref of typeReferences(type)) {
+      const retyped = this.site.retypeReference(ref, (name) => name.startsWith('ChatCompletionCreateParams'), this.ctx.checker);
+      if (retyped === 'escape') this.site.reason('params-not-local', `params: typed ${shortText(ref, 40)}, a Chat params type the rewrite does not retype`);
+    }
   }
 
   private collect(obj: ts.ObjectLiteralExpression, conditional: boolean, top: boolean, out: Collected, depth: number): void {

@@ -90,10 +90,17 @@ export class SiteAnalysis {
    * H-TYPES on one type reference: a Chat type with a Responses equivalent is retyped ('done'); one
    * without (`ChatCompletionMessage`) means the value's type leaves the unit ('escape').
    */
-  retypeReference(ref: ts.TypeReferenceNode, accept: (name: string) => boolean = () => true): 'done' | 'none' | 'escape' {
+  retypeReference(ref: ts.TypeReferenceNode, accept: (name: string) => boolean = () => true, checker?: ts.TypeChecker): 'done' | 'none' | 'escape' {
     const name = ts.isIdentifier(ref.typeName) ? ref.typeName.text : ref.typeName.right.text;
     const target = responsesTypeOf(ref);
-    if (!target || !accept(name)) return 'none';
+    // `import type { ChatCompletion as Completion }` (or a barrel's `export type { … as … }`): a Chat
+    // type under a name of the program's own, which the rewrite would not retype (probe of module
+    // structure: TS2739 and TS2339 once migrated)
+    if (!target) {
+      const original = renamedChatType(ref, checker);
+      return original && accept(original) ? 'escape' : 'none';
+    }
+    if (!accept(name)) return 'none';
     if (!target.to) return 'escape';
     this.edit({ op: 'retype', rule: 'H-TYPES', ...this.range(ref.typeName), to: target.to, importName: target.to, importFrom: target.module });
     return 'done';
@@ -113,7 +120,7 @@ export class SiteAnalysis {
       this.reason(code, `type: ${shortText(own, 40)} is the program's own type for the Chat value (${locationOf(ctx, own)})`);
       return 'escape';
     }
-    const escape = typeReferences(type).map((r) => this.retypeReference(r)).includes('escape');
+    const escape = typeReferences(type).map((r) => this.retypeReference(r, undefined, ctx.checker)).includes('escape');
     if (escape) this.reason(code, 'type');
     return escape ? 'escape' : 'ok';
   }
@@ -169,6 +176,28 @@ export class SiteAnalysis {
 /** The Responses counterpart of a Chat type reference (`OpenAI.ChatCompletion` → `Response`), when it names one (H-TYPES). */
 export function responsesTypeOf(ref: ts.TypeReferenceNode): (typeof TYPE_RENAMES)[string] | undefined {
   return ownEntry(TYPE_RENAMES, ts.isIdentifier(ref.typeName) ? ref.typeName.text : ref.typeName.right.text);
+}
+
+/**
+ * The Chat type a reference names under another name (an import or re-export renamed on the way),
+ * if it does: read from the file's imports, or through the checker's aliases when one is given.
+ */
+function renamedChatType(ref: ts.TypeReferenceNode, checker?: ts.TypeChecker): string | undefined {
+  if (!ts.isIdentifier(ref.typeName)) return undefined;
+  const local = ref.typeName.text;
+  for (const st of ref.getSourceFile().statements) {
+    if (!ts.isImportDeclaration(st) || !st.importClause?.namedBindings || !ts.isNamedImports(st.importClause.namedBindings)) continue;
+    const el = st.importClause.namedBindings.elements.find((e) => e.name.text === local && e.propertyName);
+    if (el && ownEntry(TYPE_RENAMES, el.propertyName!.text)) return el.propertyName!.text;
+  }
+  let symbol = checker?.getSymbolAtLocation(ref.typeName);
+  for (let i = 0; symbol && symbol.flags & ts.SymbolFlags.Alias && i < 8; i++) {
+    const decl = symbol.declarations?.[0];
+    const original = decl && (ts.isImportSpecifier(decl) || ts.isExportSpecifier(decl)) ? decl.propertyName?.text : undefined;
+    if (original && original !== local && ownEntry(TYPE_RENAMES, original)) return original;
+    symbol = checker!.getImmediateAliasedSymbol(symbol);
+  }
+  return undefined;
 }
 
 /** Every type reference in an annotation, itself included (`Promise<ChatCompletion>`: both). */
