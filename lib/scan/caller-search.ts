@@ -10,6 +10,7 @@ import type { FollowSearch } from './callers.js';
 import type { TextReader } from './endpoint-importers.js';
 import { escapeRegExp } from '../regexp.js';
 import { moduleNames, moduleSpecifierPattern } from './injected.js';
+import { computedLoads, loadReaches, type ComputedLoad } from './computed-imports.js';
 
 export interface CallerSearchInput {
   /** Every source file of the run (absolute paths). */
@@ -71,8 +72,28 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
     const hits = new Set(words.flatMap((w) => index!.get(w) ?? []));
     return [...run].filter((f) => hits.has(f));
   };
+  // the files that load a module by a computed path, with their loads: found once per set of files
+  const loadersIn = new Map<readonly string[], Array<[string, ComputedLoad[]]>>();
+  const loaders = (files: readonly string[]) => {
+    let found = loadersIn.get(files);
+    if (!found) loadersIn.set(files, (found = files.map((f): [string, ComputedLoad[]] => [f, computedLoads(f, read(f) ?? '')]).filter(([, l]) => l.length > 0)));
+    return found;
+  };
+  const runFiles = [...run];
+  const rootOf = (file: string) => input.layout.importersRootOf(file) ?? path.dirname(file);
   return {
     wanted: new Set(),
+    loadedByComputedPath(file) {
+      const target = path.normalize(file);
+      const root = rootOf(target);
+      const outsideFiles = covered(root) ? undefined : outsideOf(root);
+      for (const [other, loads] of [...loaders(runFiles), ...(outsideFiles ? loaders(outsideFiles) : [])]) {
+        if (other === target) continue;
+        const load = loads.find((l) => loadReaches(l, target, rootOf(other) === root));
+        if (load) return `${path.relative(input.cwd, other)}:${load.line}`;
+      }
+      return undefined;
+    },
     filesNaming(name) {
       let files = named.get(name);
       if (!files) {

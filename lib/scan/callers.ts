@@ -50,6 +50,11 @@ export interface FollowSearch {
   edgeOf(file: string, name: string): string | undefined;
   /** A file's text as the run read it (undefined when it cannot be read). */
   textOf(file: string): string | undefined;
+  /**
+   * W-EDGE: where a module of the run may load `file` by a path computed at run time
+   * (`import(\`./providers/${p}.js\`)`: computed-imports.ts), as `file:line`; undefined when nowhere.
+   */
+  loadedByComputedPath(file: string): string | undefined;
 }
 
 /**
@@ -265,6 +270,8 @@ export function usesOf(
     if (!search) return { stop: `${name.text} is used from other modules (${locationOf(ctx, name)})` };
     const edge = search.edgeOf(file.fileName, name.text) ?? (byDefault ? search.edgeOf(file.fileName, 'default') : undefined);
     if (edge) return { stop: `${name.text}: ${edge} (${locationOf(ctx, name)})` };
+    const loader = search.loadedByComputedPath(file.fileName);
+    if (loader) return { stop: `${name.text}: its module may be loaded by a path computed at run time in ${loader}, whose caller the tool cannot see (${locationOf(ctx, name)})` };
     const named = filesNamingLoaded(ctx, search, name.text);
     const importing = byDefault ? loadedSourceFiles(ctx, search.filesImporting(file.fileName)) : undefined;
     if (named.missing.length || importing?.missing.length) return { stop: `${name.text} is used in files not loaded yet (${locationOf(ctx, name)})` };

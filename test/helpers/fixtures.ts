@@ -64,6 +64,12 @@ export interface CaseOptions {
    * must still match, in order, and the program must print the same.
    */
   rejectedBeforeSending?: boolean;
+  /**
+   * The API each request of the migrated run goes to, in order, when some of the program's sites
+   * stay on Chat Completions (reported manual, their callers unchanged): by default, every one is
+   * 'responses'.
+   */
+  apis?: Array<'chat' | 'responses'>;
 }
 
 export interface Fixture {

@@ -1,0 +1,47 @@
+/**
+ * lib/scan/computed-imports.ts: the folder a load by a computed path may load from (W-EDGE), and
+ * which modules it may reach. The fixture follow/w63 holds the whole case (a caller unseen).
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { computedLoads, loadReaches } from '../lib/scan/computed-imports.js';
+
+const FILE = path.resolve('/app/src/index.ts');
+const folders = (text: string) => computedLoads(FILE, text).map((l) => l.folder);
+const at = (...parts: string[]) => path.resolve('/app/src', ...parts);
+
+describe('computed-imports', () => {
+  it('reads the folder of a template, a concatenation and path.join(__dirname, …)', () => {
+    assert.deepEqual(folders('const m = await import(`./providers/${name}.js`);'), [at('providers')]);
+    assert.deepEqual(folders("const m = require('../plugins/' + name);"), [path.resolve('/app/plugins')]);
+    assert.deepEqual(folders("const m = require(path.join(__dirname, 'tools', name));"), [at('tools')]);
+    assert.deepEqual(folders('const m = await import(`./${name}`);'), [at()]);
+  });
+
+  it('reads globs and require.context as the folder before their first wildcard', () => {
+    assert.deepEqual(folders("const all = import.meta.glob('./tools/*.ts', { eager: true });"), [at('tools')]);
+    assert.deepEqual(folders("const all = import.meta.glob(['./tools/a/*.ts', './tools/b/*.ts']);"), [at('tools')]);
+    assert.deepEqual(folders("const ctx = require.context('./commands', true, /\\.js$/);"), [at('commands')]);
+  });
+
+  it('knows nothing of a variable, an alias or a path built elsewhere', () => {
+    assert.deepEqual(folders('const m = await import(spec);'), [undefined]);
+    assert.deepEqual(folders('const m = await import(`@/providers/${name}`);'), [undefined]);
+    assert.deepEqual(folders('const m = require(resolvePlugin(name));'), [undefined]);
+  });
+
+  it('leaves out loads by a fixed string', () => {
+    assert.deepEqual(folders("const m = await import('./providers/openai.js'); const n = require('./x'); const t = import(`./y.js`);"), []);
+  });
+
+  it('reaches a module under its folder, and any module of its own package when the folder is unknown', () => {
+    const [load] = computedLoads(FILE, 'await import(`./providers/${p}.js`)');
+    assert.equal(loadReaches(load!, at('providers', 'openai.ts'), true), true);
+    assert.equal(loadReaches(load!, at('providers-extra', 'openai.ts'), true), false);
+    assert.equal(loadReaches(load!, at('lib', 'ai.ts'), true), false);
+    const [unknown] = computedLoads(FILE, 'await import(spec)');
+    assert.equal(loadReaches(unknown!, at('lib', 'ai.ts'), true), true);
+    assert.equal(loadReaches(unknown!, '/elsewhere/lib/ai.ts', false), false);
+  });
+});
