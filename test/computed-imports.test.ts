@@ -31,6 +31,21 @@ describe('computed-imports', () => {
     assert.deepEqual(folders('const m = require(resolvePlugin(name));'), [undefined]);
   });
 
+  it("follows a const of the file to the folder it joins (a Discord bot's command loader)", () => {
+    const loader = [
+      "const commandsPath = path.join(__dirname, 'commands');",
+      "for (const file of files) { const command = require(path.join(commandsPath, file)); }",
+    ].join('\n');
+    assert.deepEqual(folders(loader), [at('commands')]);
+  });
+
+  it('leaves out paths that end in a name no source module has', () => {
+    assert.deepEqual(folders('import(`@assets/images/${name}.png`)'), []);
+    assert.deepEqual(folders("require(path.resolve(process.cwd(), 'package.json'))"), []);
+    assert.deepEqual(folders("import.meta.glob('./assets/*.svg')"), []);
+    assert.deepEqual(folders('import(`./locales/${lang}.json`)'), []);
+  });
+
   it('leaves out loads by a fixed string', () => {
     assert.deepEqual(folders("const m = await import('./providers/openai.js'); const n = require('./x'); const t = import(`./y.js`);"), []);
   });

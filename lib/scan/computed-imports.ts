@@ -50,7 +50,8 @@ export function loadReaches(load: ComputedLoad, target: string, sameRoot: boolea
 
 /**
  * For a call that loads a module by a computed path, the folder it loads from (undefined when
- * unknown); null for any other call, a load by a fixed string included.
+ * unknown); null for any other call: a load by a fixed string, or one whose path ends in a name
+ * no source module has (`` import(`@assets/bg/${name}.png`) ``, `require(path.resolve(cwd, 'package.json'))`).
  */
 function loadPrefix(call: ts.CallExpression, dir: string): string | undefined | null {
   const callee = call.expression;
@@ -59,12 +60,15 @@ function loadPrefix(call: ts.CallExpression, dir: string): string | undefined | 
   // import.meta.glob('./tools/*.ts'), import.meta.glob(['./a/*.ts', …]); require.context('./tools', …)
   if (ts.isPropertyAccessExpression(callee) && (isImportMetaGlob(callee) || isRequireContext(callee))) {
     const patterns = ts.isArrayLiteralExpression(arg) ? arg.elements : [arg];
+    if (!isRequireContext(callee) && patterns.every((p) => ts.isStringLiteralLike(p) && !isSourceName(p.text))) return null;
     const folders = patterns.map((p) => (ts.isStringLiteralLike(p) ? folderOf(globPrefix(p.text, isRequireContext(callee)), dir) : undefined));
     return folders.length === 1 ? folders[0] : commonFolder(folders);
   }
   const loader = callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === 'require');
   if (!loader || ts.isStringLiteralLike(arg)) return null;
-  return folderOf(fixedPrefix(arg), dir);
+  const shape = pathShape(arg, 0);
+  if (shape.tail !== undefined && !isSourceName(shape.tail)) return null;
+  return folderOf(shape.head, dir);
 }
 
 function isImportMetaGlob(callee: ts.PropertyAccessExpression): boolean {
@@ -82,29 +86,75 @@ function globPrefix(pattern: string, folder: boolean): string {
   return wild < 0 ? pattern : pattern.slice(0, wild);
 }
 
+/** A path's fixed text before its first computed part (`head`) and after its last (`tail`), when known. */
+interface PathShape {
+  head?: string;
+  tail?: string;
+}
+
 /**
- * The path's text fixed before its first computed part: a template's head, the left string of a
- * `+`, or `path.join(__dirname, 'a', 'b', name)` as `<dir>/a/b/` (absolute). Undefined when none.
+ * The fixed ends of a computed path: a template's head and last literal, the outer strings of a
+ * `+`, `path.join(__dirname, 'a', name, 'index.js')` as `./a/` … `index.js`, and a const of the
+ * same file holding one of those (`const dir = path.join(__dirname, 'commands')`: a Discord bot's
+ * command loader).
  */
-function fixedPrefix(arg: ts.Expression): string | undefined {
+function pathShape(arg: ts.Expression, depth: number): PathShape {
   const e = skipParens(arg);
-  if (ts.isTemplateExpression(e)) return e.head.text;
+  if (ts.isStringLiteralLike(e)) return { head: e.text, tail: e.text };
+  if (ts.isTemplateExpression(e)) return { head: e.head.text, tail: e.templateSpans[e.templateSpans.length - 1]!.literal.text || undefined };
   if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) {
-    const left = skipParens(e.left);
-    return ts.isStringLiteralLike(left) ? left.text : fixedPrefix(left);
+    return { head: pathShape(e.left, depth).head, tail: pathShape(e.right, depth).tail };
   }
-  if (ts.isCallExpression(e) && /^(path\.)?(join|resolve)$/.test(e.expression.getText()) && e.arguments.length > 1) {
+  const init = ts.isIdentifier(e) && depth < 3 ? constInitializer(e) : undefined;
+  if (init) return pathShape(init, depth + 1);
+  if (ts.isCallExpression(e) && /^(path\.)?(join|resolve)$/.test(e.expression.getText()) && e.arguments.length > 0) {
     const [first, ...rest] = e.arguments;
-    if (!isModuleDir(first)) return undefined;
+    const last = rest.length ? skipParens(rest[rest.length - 1]!) : undefined;
+    const tail = last && ts.isStringLiteralLike(last) ? last.text.split('/').pop() : undefined;
+    const base = isModuleDir(first!) ? '.' : depth < 3 ? wholeFolder(first!, depth + 1) : undefined;
+    if (base === undefined) return { tail };
     const parts: string[] = [];
     for (const a of rest) {
       if (!ts.isStringLiteralLike(a)) break;
       parts.push(a.text);
     }
-    // every part fixed: the call names one module, which a fixed require would name too (not computed)
-    return `./${parts.join('/')}/`;
+    return { head: `${[base.replace(/\/$/, ''), ...parts].join('/')}/`, tail };
   }
-  return undefined;
+  return {};
+}
+
+/**
+ * The folder a join of fixed parts names in full (`path.join(__dirname, 'commands')`, or a const
+ * holding it), relative to the file's folder; undefined otherwise.
+ */
+function wholeFolder(e: ts.Expression, depth: number): string | undefined {
+  let inner = skipParens(e);
+  if (ts.isIdentifier(inner)) {
+    const init = constInitializer(inner);
+    if (!init) return undefined;
+    inner = skipParens(init);
+  }
+  if (!ts.isCallExpression(inner) || !inner.arguments.slice(1).every((a) => ts.isStringLiteralLike(a))) return undefined;
+  return pathShape(inner, depth).head;
+}
+
+/** The initializer of the file's one declaration of this name, when that is a const's. */
+function constInitializer(id: ts.Identifier): ts.Expression | undefined {
+  const found: Array<ts.Expression | undefined> = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.name.text === id.text) {
+      found.push(n.parent.flags & ts.NodeFlags.Const ? n.initializer : undefined);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(id.getSourceFile());
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/** A name a source module may have: a script extension, or none (resolution adds one). */
+function isSourceName(name: string): boolean {
+  const ext = /\.(\w+)$/.exec(name.split('/').pop() ?? '')?.[1];
+  return ext === undefined || /^[cm]?[jt]sx?$/.test(ext);
 }
 
 /** `__dirname`, `import.meta.dirname`. */
