@@ -481,6 +481,14 @@ export class RequestAnalyzer {
       const fallback = knownNumbers(this.ctx.checker, inner.right)?.find((n) => n < MIN_OUTPUT_TOKENS);
       return this.passedBelowMinimum(inner.left) ?? (fallback === undefined ? undefined : `${fallback} (${shortText(inner, 30)})`);
     }
+    // `lim > 5 ? lim : 4`, `Math.min(limit, 10)`: a number below the minimum in view that the value may be
+    // (probe of request parameters: a conditional fallback of 4 was migrated with a warn note only)
+    const below = (e: ts.Expression) => knownNumbers(this.ctx.checker, e)?.find((n) => n < MIN_OUTPUT_TOKENS) ?? this.passedBelowMinimum(e);
+    const may = ts.isConditionalExpression(inner) ? [inner.whenTrue, inner.whenFalse] : isMathMin(inner) ? [...inner.arguments] : [];
+    for (const branch of may) {
+      const low = below(branch);
+      if (low !== undefined) return typeof low === 'number' ? `${low} (${shortText(inner, 30)})` : low;
+    }
     let slot = ts.isIdentifier(inner) ? parameterSlot(this.ctx.checker, inner) : undefined;
     // `options.maxTokens`, of an options parameter: the property every call passes in it
     if (ts.isPropertyAccessExpression(inner) && ts.isIdentifier(inner.expression)) {
@@ -744,4 +752,10 @@ function heldStreamFlag(arg: ts.Expression, checker: ts.TypeChecker): 'yes' | 'n
     return ts.isCallExpression(p) && p.arguments.includes(use as ts.Expression) && /assign|merge|set/i.test(p.expression.getText());
   })) return undefined;
   return flag?.value ? 'yes' : 'no';
+}
+
+/** `Math.min(a, b, …)`: at most each of its arguments. */
+function isMathMin(e: ts.Expression): e is ts.CallExpression {
+  return ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && e.expression.name.text === 'min' &&
+    ts.isIdentifier(e.expression.expression) && e.expression.expression.text === 'Math';
 }
