@@ -14,6 +14,9 @@ export interface Patch {
 
 export class PatchConflict extends Error {}
 
+/** Sorts closing inserts before plain ones at the same offset (SourceEditor.insertClosing). */
+const CLOSING = 1e9;
+
 export class SourceEditor {
   private readonly patches: Patch[] = [];
   private seq = 0;
@@ -48,6 +51,17 @@ export class SourceEditor {
 
   insert(at: number, text: string): void {
     this.replace(at, at, text);
+  }
+
+  /**
+   * An insert that closes what ends at `at` (the `)` of a call written around a value): it goes
+   * before every plain insert at that offset, whenever those were asked for (`, store: false`
+   * after the value stays after the call).
+   */
+  insertClosing(at: number, text: string): void {
+    const before = this.patches.length;
+    this.replace(at, at, text);
+    if (this.patches.length > before) this.patches[this.patches.length - 1]!.seq -= CLOSING;
   }
 
   remove(start: number, end: number): void {

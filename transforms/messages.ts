@@ -139,11 +139,15 @@ function joinAssistantParts(ctx: TransformContext, array: Node, parts: Node[]): 
  */
 export function convertMessages(ctx: TransformContext, edit: ConvertEdit): void {
   if (!edit.module) throw new Error('run-time conversion planned without its module');
-  const value = ctx.source(ctx.nodeAt(edit.start, edit.end)); // the plan anchors an expression of this file
-  // the only element of an array literal: `toResponsesInput([e])` in the array's place, not `[...toResponsesInput([e])]`
+  ctx.nodeAt(edit.start, edit.end); // the plan anchors an expression of this file
+  // The call is written around the value, not over it: the value's own rewrites (a result read in
+  // it, `{ role: reply.role, … }`) stay theirs (probe of module structure: overlapping edits).
+  // The only element of an array literal: `toResponsesInput([e])` in the array's place, not `[...toResponsesInput([e])]`
   const array = edit.element ? onlyElementBrackets(ctx.text, edit.start, edit.end) : undefined;
-  if (array) ctx.editor.replace(array.start, array.end, `${CONVERTER_NAME}([${value}])`);
-  else ctx.editor.replace(edit.start, edit.end, edit.element ? `...${CONVERTER_NAME}([${value}])` : `${CONVERTER_NAME}(${value})`);
+  const [open, close] = array ? [`${CONVERTER_NAME}([`, '])'] : edit.element ? [`...${CONVERTER_NAME}([`, '])'] : [`${CONVERTER_NAME}(`, ')'];
+  ctx.editor.replace(array ? array.start : edit.start, edit.start, open);
+  if (array) ctx.editor.replace(edit.end, array.end, close);
+  else ctx.editor.insertClosing(edit.end, close);
   ctx.requireImport({ name: CONVERTER_NAME, module: edit.module, typeOnly: false });
 }
 

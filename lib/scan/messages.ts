@@ -573,7 +573,15 @@ export function isChatContentRead(checker: ts.TypeChecker, expression: ts.Expres
       isChatContentRead(checker, decl.initializer, depth + 1));
   }
   if (!ts.isPropertyAccessExpression(e) || e.name.text !== 'content') return false;
-  const message = unwrap(e.expression);
+  let message = unwrap(e.expression);
+  // `const reply = completion.choices[0].message; … reply.content` (probe of module structure: the
+  // pushed { role: 'assistant', content: reply.content } was wrapped for the converter and its read
+  // rewritten too: overlapping edits, the file's rewrite failed)
+  if (ts.isIdentifier(message)) {
+    const alias = declarationOf(checker, message);
+    if (!alias || !ts.isVariableDeclaration(alias) || !alias.initializer || !(alias.parent.flags & ts.NodeFlags.Const)) return false;
+    message = unwrap(alias.initializer);
+  }
   if (!ts.isPropertyAccessExpression(message) || message.name.text !== 'message') return false;
   let choice = unwrap(message.expression);
   if (ts.isCallExpression(choice) && ts.isPropertyAccessExpression(choice.expression) && choice.expression.name.text === 'at' && isZero(choice.arguments[0])) {
