@@ -511,6 +511,11 @@ export class RequestAnalyzer {
     if (ts.isIdentifier(v)) {
       // V-LOCAL: a format object defined in view and used only here is reshaped at its definition
       const local = this.localFormat(v);
+      if (typeof local === 'string') {
+        this.site.kinds.add('structured-output');
+        this.site.reason('params-not-local', `response_format (${local})`);
+        return undefined;
+      }
       if (!local) {
         this.site.kinds.add('structured-output');
         this.site.reason('params-not-local', 'response_format');
@@ -569,10 +574,19 @@ export class RequestAnalyzer {
     return undefined;
   }
 
-  private localFormat(id: ts.Identifier): ts.ObjectLiteralExpression | undefined {
+  /**
+   * V-LOCAL for a format: the const's object literal, or why it cannot be reshaped where it is
+   * defined (a string naming the place), or undefined when it is built out of view.
+   */
+  private localFormat(id: ts.Identifier): ts.ObjectLiteralExpression | string | undefined {
     const decl = declarationOf(this.ctx.checker, id);
-    if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer || decl.type) return undefined;
-    if (!(decl.parent.flags & ts.NodeFlags.Const) || isExported(this.ctx.checker, decl.name)) return undefined;
+    if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || !decl.initializer) return undefined;
+    if (!(decl.parent.flags & ts.NodeFlags.Const)) return `${decl.name.text} is not a const, ${locationOf(this.ctx, decl)}`;
+    if (isExported(this.ctx.checker, decl.name)) return `${decl.name.text} is exported, ${locationOf(this.ctx, decl)}`;
+    // `const format: ResponseFormatJSONSchema = { … }` (probe of request parameters: reported as
+    // built outside this unit): the SDK's format types, retyped where Responses names them otherwise
+    const retype = decl.type && sharedFormatRetype(this.ctx.checker, decl.type);
+    if (decl.type && !retype) return `${decl.name.text} is typed ${shortText(decl.type, 40)}, which the rewrite does not retype, ${locationOf(this.ctx, decl)}`;
     const init = unwrap(decl.initializer);
     if (!ts.isObjectLiteralExpression(init)) return undefined;
     for (const ref of referencesOf(this.ctx.checker, decl.name)) {
@@ -580,8 +594,9 @@ export class RequestAnalyzer {
       const parent = use.parent;
       const isFormatValue = (ts.isShorthandPropertyAssignment(parent) && parent.name.text === 'response_format') ||
         (ts.isPropertyAssignment(parent) && parent.initializer === use && propertyNameText(parent.name) === 'response_format');
-      if (!isFormatValue) return undefined;
+      if (!isFormatValue) return `${decl.name.text} is also used other than as this request's response_format, ${locationOf(this.ctx, ref)}`;
     }
+    if (retype && retype !== 'keep') this.site.edit({ op: 'retype', rule: 'H-TYPES', ...this.site.range(retype.node), to: retype.to, importName: retype.to, importFrom: retype.module });
     this.site.share('format', decl);
     return init;
   }
@@ -758,4 +773,41 @@ function heldStreamFlag(arg: ts.Expression, checker: ts.TypeChecker): 'yes' | 'n
 function isMathMin(e: ts.Expression): e is ts.CallExpression {
   return ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && e.expression.name.text === 'min' &&
     ts.isIdentifier(e.expression.expression) && e.expression.expression.text === 'Math';
+}
+
+/** The SDK's shared format types, by name: what each is called under `text.format` (H-TYPES). */
+const FORMAT_TYPES: Readonly<Record<string, { to: string; module: string } | 'keep'>> = {
+  ResponseFormatText: 'keep',
+  ResponseFormatJSONObject: 'keep',
+  ResponseFormatJSONSchema: { to: 'ResponseFormatTextJSONSchemaConfig', module: 'openai/resources/responses/responses' },
+};
+
+/**
+ * A format const's annotation that names one of the SDK's shared format types (openai/resources/shared):
+ * 'keep' when Responses takes it as it is, the retype when it names it otherwise; undefined for
+ * any other annotation.
+ */
+function sharedFormatRetype(checker: ts.TypeChecker, type: ts.TypeNode): 'keep' | { node: ts.EntityName; to: string; module: string } | undefined {
+  if (!ts.isTypeReferenceNode(type) || type.typeArguments) return undefined;
+  const resolved = checker.getTypeFromTypeNode(type);
+  const symbol = resolved.aliasSymbol ?? resolved.getSymbol();
+  const file = symbol?.declarations?.[0]?.getSourceFile().fileName.replace(/\\/g, '/') ?? '';
+  // without the SDK's declarations loaded (import tracking), the name the file imports from the SDK
+  const name = /\/openai[^/]*\/(src\/)?resources\/shared\.d\.m?ts$/.test(file) ? symbol!.getName()
+    : isErrorType(resolved) ? importedFromSdk(type.typeName) : undefined;
+  const entry = name === undefined ? undefined : ownEntry(FORMAT_TYPES, name);
+  if (!entry) return undefined;
+  return entry === 'keep' ? 'keep' : { node: type.typeName, ...entry };
+}
+
+/** The SDK type a name is imported as (`import type { ResponseFormatJSONSchema } from 'openai/resources/shared'`), if it is. */
+function importedFromSdk(name: ts.EntityName): string | undefined {
+  if (!ts.isIdentifier(name)) return undefined;
+  for (const st of name.getSourceFile().statements) {
+    if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier) || !/^openai(\/resources(\/shared|\/index)?)?(\.m?js)?$/.test(st.moduleSpecifier.text)) continue;
+    const bindings = st.importClause?.namedBindings;
+    const el = bindings && ts.isNamedImports(bindings) ? bindings.elements.find((e) => e.name.text === name.text) : undefined;
+    if (el) return (el.propertyName ?? el.name).text;
+  }
+  return undefined;
 }
