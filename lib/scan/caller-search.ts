@@ -11,6 +11,7 @@ import type { TextReader } from './endpoint-importers.js';
 import { escapeRegExp } from '../regexp.js';
 import { moduleNames, moduleSpecifierPattern } from './injected.js';
 import { computedLoads, loadReaches, type ComputedLoad } from './computed-imports.js';
+import { importsModule, mirrors, skippedFolders, type SkippedFolder } from './skipped-folders.js';
 
 export interface CallerSearchInput {
   /** Every source file of the run (absolute paths). */
@@ -45,6 +46,16 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
       outside.set(root, files && files.length <= MAX_OUTSIDE_FILES ? files : undefined);
     }
     return outside.get(root);
+  };
+  // the source files in folders every run skips (build/, out/), per package folder: read for callers
+  const skippedIn = new Map<string, SkippedFolder[]>();
+  const skippedOf = (root: string): SkippedFolder[] => {
+    let folders = skippedIn.get(root);
+    if (!folders) {
+      folders = skippedFolders(root).map((s) => ({ ...s, files: s.files.filter((f) => !run.has(path.normalize(f))) }));
+      skippedIn.set(root, folders);
+    }
+    return folders;
   };
   const covered = (dir: string) => input.roots.some((r) => dir === r || dir.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
   /** Whether the file's text names `name` as a whole identifier. */
@@ -120,6 +131,11 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
       const component = input.components.find(mentions);
       if (component) return `named in ${path.relative(input.cwd, component)}, a component file the tool does not scan`;
       const root = input.layout.importersRootOf(file) ?? path.dirname(file);
+      const skipped = skippedOf(root).filter((s) => !mirrors(s, file, root)).flatMap((s) => s.files).find((other) => {
+        const text = read(other);
+        return text !== undefined && (name === 'default' || naming(name)(other)) && importsModule(other, text, file);
+      });
+      if (skipped) return `named in ${path.relative(input.cwd, skipped)}, in a folder the tool skips (build, out, dist and coverage hold generated code elsewhere)`;
       if (covered(root)) return undefined;
       // the paths given are part of a package: its other files are read (never rewritten) for callers
       const others = outsideOf(root);
