@@ -31,12 +31,66 @@ export function computedLoads(file: string, text: string): ComputedLoad[] {
   const visit = (n: ts.Node): void => {
     if (ts.isCallExpression(n)) {
       const prefix = loadPrefix(n, path.dirname(file));
-      if (prefix !== null) loads.push({ line: sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1, folder: prefix });
+      if (prefix !== null && mayHideCalls(n)) loads.push({ line: sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1, folder: prefix });
     }
     ts.forEachChild(n, visit);
   };
   visit(sf);
   return loads;
+}
+
+/**
+ * Whether the loaded module may be used without naming what it calls: only then is a caller
+ * hidden from the search by name. A module whose members are all read by a fixed name
+ * (`mod.discoverFiles(…)`, `const { ask } = await import(p)`) names them, and a caller through it
+ * is found, untyped, and stops following there (callers.ts). Anything else may hide one: a
+ * computed key (`mod[method]`), `default`, the module handed on, returned or stored, `.then`.
+ */
+function mayHideCalls(load: ts.CallExpression): boolean {
+  let outer: ts.Node = load;
+  // the value goes on as it is through parentheses, casts, `await`, and a conditional's branch
+  while (isPassThrough(outer.parent) || (ts.isConditionalExpression(outer.parent) && outer.parent.condition !== outer)) outer = outer.parent;
+  const parent = outer.parent;
+  if (ts.isPropertyAccessExpression(parent) && parent.expression === outer) return !fixedName(parent.name.text, load);
+  if (!ts.isVariableDeclaration(parent) || parent.initializer !== outer) return true;
+  if (ts.isObjectBindingPattern(parent.name)) {
+    return parent.name.elements.some((el) => el.dotDotDotToken || (el.propertyName ? !ts.isIdentifier(el.propertyName) : false) ||
+      !fixedName((el.propertyName ?? el.name).getText(), load));
+  }
+  if (!ts.isIdentifier(parent.name)) return true;
+  // every use of the name in the declaration's scope (shadowing counts against it: the safe side)
+  const name = parent.name.text;
+  const scope = parent.parent.parent.parent;
+  let hides = false;
+  const visit = (n: ts.Node): void => {
+    if (hides) return;
+    if (ts.isIdentifier(n) && n.text === name && n !== parent.name) {
+      let inner: ts.Node = n;
+      while (isPassThrough(inner.parent) && !ts.isAwaitExpression(inner.parent)) inner = inner.parent;
+      const use = inner === n ? n.parent : inner.parent;
+      if (inner !== n && ts.isPropertyAccessExpression(use) && use.expression === inner) {
+        if (!fixedName(use.name.text, load)) hides = true;
+        return;
+      }
+      const read = ts.isPropertyAccessExpression(use) && use.expression === n && fixedName(use.name.text, load);
+      // a declaration's or a member's own name (`{ files: 0 }`, `files: number;`, `x.files`) is no use of it
+      const named = !ts.isShorthandPropertyAssignment(use) && (use as { name?: ts.Node }).name === n;
+      if (!read && !named) hides = true;
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(scope);
+  return hides;
+}
+
+function isPassThrough(n: ts.Node): boolean {
+  return ts.isParenthesizedExpression(n) || ts.isAwaitExpression(n) || ts.isAsExpression(n) || ts.isNonNullExpression(n) ||
+    ts.isTypeAssertionExpression(n) || ts.isSatisfiesExpression(n);
+}
+
+/** A member read by this name names what it calls; `default` (named by importers as they like) and `then` (a promise's) do not. */
+function fixedName(name: string, load: ts.CallExpression): boolean {
+  return name !== 'default' && !(name === 'then' && load.expression.kind === ts.SyntaxKind.ImportKeyword);
 }
 
 /**

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { ts, climbWrappers, propertyNameText } from './ast.js';
 import { locationOf } from './context.js';
 import { isRequireCall } from './commonjs.js';
+import { isErrorType } from './types.js';
 import type { TextReader } from './endpoint-importers.js';
 import { escapeRegExp } from '../regexp.js';
 import { isApplicationPackage, type PackageInfo, type ProjectLayout } from '../project/layout.js';
@@ -179,6 +180,8 @@ export interface InjectedScope {
   subclassesOf(cls: ts.ClassLikeDeclaration): ts.ClassLikeDeclaration[];
   callers: CallerSearch;
   publishedBy(file: string): string | undefined;
+  /** W-EDGE: where a module of the run may load a file by a computed path (callers.ts FollowSearch). */
+  callerSearch?: { loadedByComputedPath(file: string): string | undefined };
 }
 
 type Found<T> = T | { why: string };
@@ -307,6 +310,10 @@ function usesIn(scope: InjectedScope, holder: Holder, sf: ts.SourceFile, names: 
       if (t) seen.add(n);
       if (t === 'holder') why = classify(scope, holder, n, uses);
       else if (t === 'module') why = moduleUse(scope, holder, n);
+      else if (sf !== module && ts.isPropertyAccessExpression(n.parent) && n.parent.name === n && untyped(checker, n.parent.expression)) {
+        // `new mod.Bot(other)`, mod a module loaded by a path the checker cannot follow: it may be the holder
+        why = `${holder.name} is read from an untyped value in ${locationOf(scope, n)}, where its ${holder.kind === 'class' ? 'constructions' : 'calls'} cannot be followed`;
+      }
     } else if (isRequireCall(n) && n.arguments.length === 1 && ts.isStringLiteral(n.arguments[0]) && checker.getSymbolAtLocation(n.arguments[0])?.declarations?.includes(module)) {
       why = requireUse(scope, holder, n);
     }
@@ -425,6 +432,10 @@ export function invocationsOf(scope: InjectedScope, holder: Holder, level = 0): 
   const own = holder.node.getSourceFile();
   const why = usesIn(scope, holder, own, new Set([holder.name]), uses, seen);
   if (why) return { why };
+  // `new (await import(`./bots/${name}.js`)).Bot(other)`: a construction no search names (probe of
+  // module structure: a Together client reached a holder proven to get OpenAI's)
+  const loader = uses.exports.length ? scope.callerSearch?.loadedByComputedPath(own.fileName) : undefined;
+  if (loader) return { why: `the module of ${holder.name} may be loaded by a path computed at run time in ${loader}, where its ${holder.kind === 'class' ? 'constructions' : 'calls'} cannot be followed` };
   const done = new Set<string>();
   let pending = false;
   for (let i = 0; i < uses.exports.length; i++) {
@@ -510,4 +521,10 @@ function resolvesTo(checker: ts.TypeChecker, e: ts.Expression, cls: ts.ClassLike
     }
   }
   return Boolean(symbol?.declarations?.includes(cls));
+}
+
+/** A value the checker cannot type (any, unknown, or unresolved). */
+function untyped(checker: ts.TypeChecker, e: ts.Expression): boolean {
+  const type = checker.getTypeAtLocation(e);
+  return Boolean(type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) || isErrorType(type);
 }
