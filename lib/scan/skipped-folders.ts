@@ -32,14 +32,8 @@ export function skippedFolders(root: string): SkippedFolder[] {
   const folders: string[] = [];
   const walk = (dir: string, depth: number): void => {
     if (depth > 12) return;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (!e.isDirectory() || NEVER.has(e.name) || (e.name.startsWith('.') && e.name !== '.')) continue;
+    for (const e of entriesOf(dir)) {
+      if (!e.isDirectory() || NEVER.has(e.name) || e.name.startsWith('.')) continue;
       const full = path.join(dir, e.name);
       if (MAYBE_SOURCE.has(e.name)) folders.push(full);
       else walk(full, depth + 1);
@@ -72,16 +66,19 @@ export function mirrors(skipped: SkippedFolder, target: string, root: string): b
 
 function listSources(dir: string, out: string[], depth: number): void {
   if (depth > 12 || out.length > MAX_FILES) return;
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const e of entries) {
+  for (const e of entriesOf(dir)) {
     const full = path.join(dir, e.name);
     if (e.isDirectory() && !NEVER.has(e.name)) listSources(full, out, depth + 1);
     else if (e.isFile() && SOURCE.has(path.extname(e.name)) && !/\.d\.[cm]?ts$/.test(e.name)) out.push(full);
+  }
+}
+
+/** A folder's entries; none when it cannot be read. */
+function entriesOf(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
   }
 }
 
