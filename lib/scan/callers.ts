@@ -13,7 +13,7 @@ import { ts, climbWrappers, isFunctionLike, walk, returnExpressions, shortText, 
 import type { ScanContext } from './context.js';
 import type { SiteAnalysis } from './site.js';
 import { locationOf, relativeFile } from './context.js';
-import { isExported, isModuleExports, referencesOf, symbolOf } from './references.js';
+import { isExported, isExportedObject, isModuleExports, referencesOf, symbolOf } from './references.js';
 import { defaultImportBindings, isProjectSpecifier } from './default-imports.js';
 import { moduleObjectEscape } from './module-objects.js';
 import { fromMissingModule } from './missing-module.js';
@@ -483,7 +483,7 @@ function isPlumbing(id: ts.Identifier | ts.PrivateIdentifier): boolean {
   const outer = climbWrappers(ts.isPropertyAccessExpression(parent) && parent.name === id ? parent : id);
   // `export default f`, `module.exports = f`: its importers are found by the module (default-imports.ts)
   if (ts.isExportAssignment(outer.parent) || isModuleExports(outer)) return true;
-  return (ts.isShorthandPropertyAssignment(outer.parent) || ts.isPropertyAssignment(outer.parent)) && isModuleExports(outer.parent.parent);
+  return (ts.isShorthandPropertyAssignment(outer.parent) || ts.isPropertyAssignment(outer.parent)) && isExportedObject(outer.parent.parent);
 }
 
 /**

@@ -40,7 +40,10 @@ function findEscape(checker: ts.TypeChecker, sf: ts.SourceFile, moduleFile: ts.S
     for (const binding of moduleObjectBindings(n, moduleFile)) {
       for (const r of referencesOf(checker, binding)) {
         if (r === binding) continue;
-        const how = valueUse(r);
+        // `m.default` of `export default { ask }`: the object of its functions, used as `m` would be
+        const read = climbWrappers(r).parent;
+        const member = ts.isPropertyAccessExpression(read) && read.name.text === 'default' && defaultsToObject(moduleFile) ? read : r;
+        const how = valueUse(member);
         if (how) {
           found = { how: `the module object ${binding.text} ${how}`, at: r };
           return false;
@@ -70,7 +73,10 @@ function moduleObjectBindings(n: ts.Node, moduleFile: ts.SourceFile): ts.Identif
     const clause = n.importClause;
     if (!clause || clause.isTypeOnly) return [];
     const namespace = clause.namedBindings && ts.isNamespaceImport(clause.namedBindings) ? [clause.namedBindings.name] : [];
-    return [...namespace, ...(clause.name && !hasDefaultExport(moduleFile) ? [clause.name] : [])];
+    // a default import is the module object when the module has no default export, and an object of
+    // its functions when that is `export default { ask, … }`: both handed on hide their calls
+    const objectOfExports = clause.name && (!hasDefaultExport(moduleFile) || defaultsToObject(moduleFile));
+    return [...namespace, ...(objectOfExports ? [clause.name!] : [])];
   }
   if (ts.isImportEqualsDeclaration(n)) return [n.name];
   if (!ts.isCallExpression(n)) return [];
@@ -85,6 +91,11 @@ function hasDefaultExport(sf: ts.SourceFile): boolean {
   return sf.statements.some((st) => (ts.isExportAssignment(st) && !st.isExportEquals) ||
     (ts.canHaveModifiers(st) && ts.getModifiers(st)?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)) ||
     (ts.isExportDeclaration(st) && st.exportClause !== undefined && ts.isNamedExports(st.exportClause) && st.exportClause.elements.some((el) => el.name.text === 'default')));
+}
+
+/** `export default { … }`: the default export is an object of the module's members. */
+function defaultsToObject(sf: ts.SourceFile): boolean {
+  return sf.statements.some((st) => ts.isExportAssignment(st) && !st.isExportEquals && ts.isObjectLiteralExpression(climbWrappers(st.expression)));
 }
 
 /** `const { a } = require('./m')` (or `await import('./m')`): the members are taken by name (callers.ts follows them). */

@@ -64,7 +64,7 @@ export function isExported(checker: ts.TypeChecker, name: ts.Identifier): boolea
     if (ts.isIdentifier(n) && n.text === name.text && n !== name) {
       const p = n.parent;
       const plumbing = ts.isExportSpecifier(p) || ts.isExportAssignment(p) ||
-        ((ts.isShorthandPropertyAssignment(p) || ts.isPropertyAssignment(p)) && isModuleExports(p.parent)) ||
+        ((ts.isShorthandPropertyAssignment(p) || ts.isPropertyAssignment(p)) && isExportedObject(p.parent)) ||
         (ts.isBinaryExpression(p) && p.right === n && /^(module\.)?exports\b/.test(p.left.getText()));
       const s = plumbing ? symbolOf(checker, n) : undefined;
       if (plumbing && (s === target || s === undefined)) exported = true;
@@ -72,6 +72,14 @@ export function isExported(checker: ts.TypeChecker, name: ts.Identifier): boolea
     return undefined;
   });
   return exported;
+}
+
+/**
+ * An object of a module's exports read by its importers as members: `module.exports = { … }`, or
+ * `export default { … }` (a default import is then that object: `ai.ask(q)`).
+ */
+export function isExportedObject(obj: ts.Node): boolean {
+  return isModuleExports(obj) || (ts.isObjectLiteralExpression(obj) && ts.isExportAssignment(obj.parent) && !obj.parent.isExportEquals && obj.parent.expression === obj);
 }
 
 /** `module.exports = { … }` / `exports = { … }`. */
