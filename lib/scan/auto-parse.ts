@@ -6,7 +6,7 @@
  * cut-off or filtered answer; a ResponseStream does not (probe of request options, 2026-12-05: a
  * catch that said "cut off" was never reached once migrated).
  */
-import { ts, literalValue, propertyNameText, propertyValue, shortText, stringValue, unwrap } from './ast.js';
+import { ts, findProperty, literalValue, propertyNameText, propertyValue, shortText, stringValue, unwrap } from './ast.js';
 
 /** Whether the params object of a stream() call may be auto-parseable input. */
 export function mayParseAutomatically(params: ts.Expression | undefined, checker: ts.TypeChecker): boolean {
@@ -46,19 +46,19 @@ function mayHoldParseableTool(tools: ts.Expression, checker: ts.TypeChecker): bo
 export function toolParseRejects(params: ts.Expression | undefined, checker: ts.TypeChecker): string | undefined {
   const object = params && unwrap(params);
   if (!object || !ts.isObjectLiteralExpression(object)) return undefined;
-  const tools = propertyValue(object.properties.find((p) => propertyNameText(p.name) === 'tools'));
+  const tools = propertyValue(findProperty(object, 'tools'));
   const list = tools && arrayInView(tools, checker);
   for (const el of list?.elements ?? []) {
     const tool = unwrap(el);
     if (!ts.isObjectLiteralExpression(tool)) continue;
-    const type = stringValue(propertyValue(tool.properties.find((p) => propertyNameText(p.name) === 'type')));
+    const type = stringValue(propertyValue(findProperty(tool, 'type')));
     if (type !== undefined && type !== 'function') return `a ${type} tool`;
-    const fn = propertyValue(tool.properties.find((p) => propertyNameText(p.name) === 'function'));
+    const fn = propertyValue(findProperty(tool, 'function'));
     const inner = fn && unwrap(fn);
     if (!inner || !ts.isObjectLiteralExpression(inner)) continue;
-    const strict = literalValue(propertyValue(inner.properties.find((p) => propertyNameText(p.name) === 'strict')));
+    const strict = literalValue(propertyValue(findProperty(inner, 'strict')));
     if (strict?.kind === 'boolean' && strict.value) continue;
-    const name = stringValue(propertyValue(inner.properties.find((p) => propertyNameText(p.name) === 'name')));
+    const name = stringValue(propertyValue(findProperty(inner, 'name')));
     return `the tool ${name ?? shortText(inner, 30)}, not marked strict: true`;
   }
   return undefined;

@@ -130,7 +130,7 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
       // a component's script may call it and read the Chat shape: the tool does not parse it
       const component = input.components.find(mentions);
       if (component) return `named in ${path.relative(input.cwd, component)}, a component file the tool does not scan`;
-      const root = input.layout.importersRootOf(file) ?? path.dirname(file);
+      const root = rootOf(file);
       const skipped = skippedOf(root).filter((s) => !mirrors(s, file, root)).flatMap((s) => s.files).find((other) => {
         const text = read(other);
         return text !== undefined && (name === 'default' || naming(name)(other)) && importsModule(other, text, file);

@@ -17,7 +17,7 @@ import { isExported, isExportedObject, isModuleExports, referencesOf, symbolOf }
 import { defaultImportBindings, isProjectSpecifier } from './default-imports.js';
 import { moduleObjectEscape } from './module-objects.js';
 import { fromMissingModule } from './missing-module.js';
-import { isErrorType } from './types.js';
+import { isErrorType, isUntyped } from './types.js';
 import { heldObject, objectMemberOf } from './object-methods.js';
 
 /** W-EDGE: how many functions a value is followed through, at most. */
@@ -320,7 +320,7 @@ export function usesOf(
     for (const key of elementKeysNamed(sf, name.text)) {
       const s = valueOfExportedProperty(ctx.checker, symbolOf(ctx.checker, key));
       const object = ctx.checker.getTypeAtLocation((key.parent as ts.ElementAccessExpression).expression);
-      const untyped = Boolean(object.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) || isErrorType(object);
+      const untyped = isUntyped(object);
       if (s ? sameSymbol(s, symbol) : untyped) return { stop: `${name.text} is read by a key in brackets (${locationOf(ctx, key)})` };
     }
   }
@@ -455,7 +455,7 @@ function resolve(ctx: ScanContext, id: ts.Identifier | ts.PrivateIdentifier): Re
     const type = checker.getTypeAtLocation(parent.parent);
     const property = key === undefined ? undefined : type.getProperty(key);
     const symbol = property && valueOfExportedProperty(checker, property.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(property) : property);
-    const untyped = !property && !importedModule(parent.parent) && (Boolean(type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) || isErrorType(type));
+    const untyped = !property && !importedModule(parent.parent) && isUntyped(type);
     return { kind: 'destructured', symbol, local: parent.name, untyped };
   }
   const s = valueOfExportedProperty(checker, symbolOf(checker, id));

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { ts, climbWrappers, propertyNameText } from './ast.js';
 import { locationOf } from './context.js';
 import { isRequireCall } from './commonjs.js';
-import { isErrorType } from './types.js';
+import { isUntyped } from './types.js';
 import type { TextReader } from './endpoint-importers.js';
 import { escapeRegExp } from '../regexp.js';
 import { isApplicationPackage, type PackageInfo, type ProjectLayout } from '../project/layout.js';
@@ -310,7 +310,7 @@ function usesIn(scope: InjectedScope, holder: Holder, sf: ts.SourceFile, names: 
       if (t) seen.add(n);
       if (t === 'holder') why = classify(scope, holder, n, uses);
       else if (t === 'module') why = moduleUse(scope, holder, n);
-      else if (sf !== module && ts.isPropertyAccessExpression(n.parent) && n.parent.name === n && untyped(checker, n.parent.expression)) {
+      else if (sf !== module && ts.isPropertyAccessExpression(n.parent) && n.parent.name === n && isUntyped(checker.getTypeAtLocation(n.parent.expression))) {
         // `new mod.Bot(other)`, mod a module loaded by a path the checker cannot follow: it may be the holder
         why = `${holder.name} is read from an untyped value in ${locationOf(scope, n)}, where its ${holder.kind === 'class' ? 'constructions' : 'calls'} cannot be followed`;
       }
@@ -521,10 +521,4 @@ function resolvesTo(checker: ts.TypeChecker, e: ts.Expression, cls: ts.ClassLike
     }
   }
   return Boolean(symbol?.declarations?.includes(cls));
-}
-
-/** A value the checker cannot type (any, unknown, or unresolved). */
-function untyped(checker: ts.TypeChecker, e: ts.Expression): boolean {
-  const type = checker.getTypeAtLocation(e);
-  return Boolean(type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) || isErrorType(type);
 }

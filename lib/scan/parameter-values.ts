@@ -9,7 +9,7 @@ import { ts, unwrap, literalValue, isWriteReference, propertyNameText, propertyV
 import { declarationOf } from './bindings.js';
 import { calledName, callersOf, isFollowedFunction, MAX_HOPS, type FollowedFunction } from './callers.js';
 import { locationOf, type ScanContext } from './context.js';
-import { isErrorType } from './types.js';
+import { isUntyped } from './types.js';
 import { referencesOf } from './references.js';
 
 /** Where a name inside a function takes its value from: one parameter of the function. */
@@ -170,7 +170,7 @@ function restSlot(checker: ts.TypeChecker, id: ts.Identifier, property: string):
 /** Can spreading `e` write `property`? Only a known type without it says no. */
 function mayCarry(checker: ts.TypeChecker, e: ts.Expression, property: string): boolean {
   const type = checker.getTypeAtLocation(e);
-  if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown) || isErrorType(type)) return true;
+  if (isUntyped(type)) return true;
   return Boolean(type.getProperty(property));
 }
 

@@ -21,7 +21,7 @@ import { modelNames } from './model-names.js';
 import { ToolsAnalyzer } from './tools.js';
 import { referencesOf, isExported } from './references.js';
 import { typeReferences, type SiteAnalysis } from './site.js';
-import { isErrorType, isStringTyped } from './types.js';
+import { importSpecifierOf, isErrorType, isStringTyped, isUntyped } from './types.js';
 import { argumentsFor, flagValue, flagValuesOf, parameterSlot, passedFor, type ParameterSlot } from './parameter-values.js';
 
 export interface RequestFacts {
@@ -184,7 +184,7 @@ export class RequestAnalyzer {
   private retype(type: ts.TypeNode): void {
     if (this.site.keepsOwnParamsType(type, 'params', this.ctx)) return;
     for (const ref of typeReferences(type)) {
-      const retyped = this.site.retypeReference(ref, (name) => name.startsWith('ChatCompletionCreateParams'), this.ctx.checker);
+      const retyped = this.site.retypeReference(ref, this.ctx.checker, (name) => name.startsWith('ChatCompletionCreateParams'));
       if (retyped === 'escape') this.site.reason('params-not-local', `params: typed ${shortText(ref, 40)}, a Chat params type the rewrite does not retype`);
     }
   }
@@ -245,7 +245,7 @@ export class RequestAnalyzer {
   /** Can this spread carry `stream: true`? Only a known type without it says no. */
   private mayStream(e: ts.Expression): boolean {
     const type = this.ctx.checker.getTypeAtLocation(e);
-    if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown) || isErrorType(type)) return true;
+    if (isUntyped(type)) return true;
     const prop = type.getProperty('stream');
     if (!prop) return false;
     const t = this.ctx.checker.getTypeOfSymbol(prop);
@@ -794,20 +794,16 @@ function sharedFormatRetype(checker: ts.TypeChecker, type: ts.TypeNode): 'keep' 
   const file = symbol?.declarations?.[0]?.getSourceFile().fileName.replace(/\\/g, '/') ?? '';
   // without the SDK's declarations loaded (import tracking), the name the file imports from the SDK
   const name = /\/openai[^/]*\/(src\/)?resources\/shared\.d\.m?ts$/.test(file) ? symbol!.getName()
-    : isErrorType(resolved) ? importedFromSdk(type.typeName) : undefined;
+    : isErrorType(resolved) ? importedFromSdk(checker, type.typeName) : undefined;
   const entry = name === undefined ? undefined : ownEntry(FORMAT_TYPES, name);
   if (!entry) return undefined;
   return entry === 'keep' ? 'keep' : { node: type.typeName, ...entry };
 }
 
 /** The SDK type a name is imported as (`import type { ResponseFormatJSONSchema } from 'openai/resources/shared'`), if it is. */
-function importedFromSdk(name: ts.EntityName): string | undefined {
-  if (!ts.isIdentifier(name)) return undefined;
-  for (const st of name.getSourceFile().statements) {
-    if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier) || !/^openai(\/resources(\/shared|\/index)?)?(\.m?js)?$/.test(st.moduleSpecifier.text)) continue;
-    const bindings = st.importClause?.namedBindings;
-    const el = bindings && ts.isNamedImports(bindings) ? bindings.elements.find((e) => e.name.text === name.text) : undefined;
-    if (el) return (el.propertyName ?? el.name).text;
-  }
-  return undefined;
+function importedFromSdk(checker: ts.TypeChecker, name: ts.EntityName): string | undefined {
+  const specifier = ts.isIdentifier(name) ? importSpecifierOf(checker, name) : undefined;
+  const from = specifier?.parent.parent.parent.moduleSpecifier;
+  if (!specifier || !from || !ts.isStringLiteral(from) || !/^openai(\/resources(\/shared|\/index)?)?(\.m?js)?$/.test(from.text)) return undefined;
+  return (specifier.propertyName ?? specifier.name).text;
 }

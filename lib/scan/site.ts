@@ -90,7 +90,7 @@ export class SiteAnalysis {
    * H-TYPES on one type reference: a Chat type with a Responses equivalent is retyped ('done'); one
    * without (`ChatCompletionMessage`) means the value's type leaves the unit ('escape').
    */
-  retypeReference(ref: ts.TypeReferenceNode, accept: (name: string) => boolean = () => true, checker?: ts.TypeChecker): 'done' | 'none' | 'escape' {
+  retypeReference(ref: ts.TypeReferenceNode, checker: ts.TypeChecker, accept: (name: string) => boolean = () => true): 'done' | 'none' | 'escape' {
     const name = ts.isIdentifier(ref.typeName) ? ref.typeName.text : ref.typeName.right.text;
     const target = responsesTypeOf(ref);
     // `import type { ChatCompletion as Completion }` (or a barrel's `export type { … as … }`): a Chat
@@ -120,7 +120,7 @@ export class SiteAnalysis {
       this.reason(code, `type: ${shortText(own, 40)} is the program's own type for the Chat value (${locationOf(ctx, own)})`);
       return 'escape';
     }
-    const escape = typeReferences(type).map((r) => this.retypeReference(r, undefined, ctx.checker)).includes('escape');
+    const escape = typeReferences(type).map((r) => this.retypeReference(r, ctx.checker)).includes('escape');
     if (escape) this.reason(code, 'type');
     return escape ? 'escape' : 'ok';
   }
@@ -180,22 +180,18 @@ export function responsesTypeOf(ref: ts.TypeReferenceNode): (typeof TYPE_RENAMES
 
 /**
  * The Chat type a reference names under another name (an import or re-export renamed on the way),
- * if it does: read from the file's imports, or through the checker's aliases when one is given.
+ * if it does: read through the checker's aliases, which bind the file's own imports whether or not
+ * their modules resolve.
  */
-function renamedChatType(ref: ts.TypeReferenceNode, checker?: ts.TypeChecker): string | undefined {
+function renamedChatType(ref: ts.TypeReferenceNode, checker: ts.TypeChecker): string | undefined {
   if (!ts.isIdentifier(ref.typeName)) return undefined;
   const local = ref.typeName.text;
-  for (const st of ref.getSourceFile().statements) {
-    if (!ts.isImportDeclaration(st) || !st.importClause?.namedBindings || !ts.isNamedImports(st.importClause.namedBindings)) continue;
-    const el = st.importClause.namedBindings.elements.find((e) => e.name.text === local && e.propertyName);
-    if (el && ownEntry(TYPE_RENAMES, el.propertyName!.text)) return el.propertyName!.text;
-  }
-  let symbol = checker?.getSymbolAtLocation(ref.typeName);
+  let symbol = checker.getSymbolAtLocation(ref.typeName);
   for (let i = 0; symbol && symbol.flags & ts.SymbolFlags.Alias && i < 8; i++) {
     const decl = symbol.declarations?.[0];
     const original = decl && (ts.isImportSpecifier(decl) || ts.isExportSpecifier(decl)) ? decl.propertyName?.text : undefined;
     if (original && original !== local && ownEntry(TYPE_RENAMES, original)) return original;
-    symbol = checker!.getImmediateAliasedSymbol(symbol);
+    symbol = checker.getImmediateAliasedSymbol(symbol);
   }
   return undefined;
 }

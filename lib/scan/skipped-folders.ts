@@ -133,7 +133,7 @@ function stripExtension(p: string): string {
 }
 
 /** A file's text, or undefined when it cannot be read. */
-export function readText(file: string): string | undefined {
+function readText(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
   } catch {

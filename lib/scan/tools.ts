@@ -229,7 +229,7 @@ export class ToolsAnalyzer {
   private retype(type: ts.TypeNode): void {
     if (this.site.keepsOwnParamsType(type, 'tools', this.ctx)) return;
     const ref = ts.isArrayTypeNode(type) ? type.elementType : type;
-    if (ts.isTypeReferenceNode(ref)) this.site.retypeReference(ref);
+    if (ts.isTypeReferenceNode(ref)) this.site.retypeReference(ref, this.ctx.checker);
   }
 }
 

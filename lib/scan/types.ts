@@ -41,6 +41,20 @@ export function isErrorType(type: ts.Type): boolean {
   return (type as { intrinsicName?: string }).intrinsicName === 'error';
 }
 
+/** A type that says nothing of its value: `any`, `unknown`, or the error type. */
+export function isUntyped(type: ts.Type): boolean {
+  return Boolean(type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) || isErrorType(type);
+}
+
+/**
+ * The import specifier that binds a name (`import type { ChatCompletionMessageParam as Msg }`),
+ * read through the checker whether or not the module resolves; undefined for any other binding.
+ */
+export function importSpecifierOf(checker: ts.TypeChecker, name: ts.EntityName): ts.ImportSpecifier | undefined {
+  const declared = checker.getSymbolAtLocation(ts.isQualifiedName(name) ? name.right : name)?.declarations?.[0];
+  return declared && ts.isImportSpecifier(declared) ? declared : undefined;
+}
+
 export const SIMPLE_ROLES = new Set(['system', 'developer', 'user', 'assistant']);
 
 /** Whether every value of a role expression is one of the simple message roles. */
@@ -76,7 +90,8 @@ export function namesChatMessageType(checker: ts.TypeChecker, node: ts.TypeNode,
   if (!declared) return false;
   // `import type { ChatCompletionMessageParam as Msg }`: the name imported, whether or not the
   // program resolves the SDK's declarations
-  if (ts.isImportSpecifier(declared) && CHAT_MESSAGE_TYPES.test((declared.propertyName ?? declared.name).text)) return true;
+  const specifier = importSpecifierOf(checker, node.typeName);
+  if (specifier && CHAT_MESSAGE_TYPES.test((specifier.propertyName ?? specifier.name).text)) return true;
   const decl = aliasTarget(checker, declared) ?? declared;
   const name = (decl as { name?: ts.Node }).name;
   if (name && ts.isIdentifier(name) && CHAT_MESSAGE_TYPES.test(name.text)) return true;
