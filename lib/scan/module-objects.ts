@@ -29,6 +29,7 @@ const ESCAPES = new WeakMap<ts.TypeChecker, WeakMap<ts.SourceFile, Map<string, E
 
 function findEscape(checker: ts.TypeChecker, sf: ts.SourceFile, moduleFile: ts.SourceFile): Escape | undefined {
   let found: Escape | undefined;
+  const objectDefault = defaultsToObject(moduleFile);
   walk(sf, (n) => {
     if (found) return false;
     const spec = moduleSpecifierOf(n);
@@ -42,7 +43,7 @@ function findEscape(checker: ts.TypeChecker, sf: ts.SourceFile, moduleFile: ts.S
         if (r === binding) continue;
         // `m.default` of `export default { ask }`: the object of its functions, used as `m` would be
         const read = climbWrappers(r).parent;
-        const member = ts.isPropertyAccessExpression(read) && read.name.text === 'default' && defaultsToObject(moduleFile) ? read : r;
+        const member = ts.isPropertyAccessExpression(read) && read.name.text === 'default' && objectDefault ? read : r;
         const how = valueUse(member);
         if (how) {
           found = { how: `the module object ${binding.text} ${how}`, at: r };
