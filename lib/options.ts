@@ -44,6 +44,21 @@ export interface Options {
    * runs by a generated module (M-CONTENT-UNTYPED); false (`--no-runtime-conversion`): reported.
    */
   runtimeConversion: boolean;
+  /**
+   * Where the project ends, for a run inside another project (not a command-line flag: the
+   * fixture tests, whose fixtures lie inside this repository's own package). The files outside
+   * the paths given that are read for callers and writes (W-EDGE) are looked for in no package
+   * above `top` (default: the repository top, the nearest folder holding `.git`), and `absent`
+   * files (a fixture's expected outputs, beside its inputs) are not among them.
+   */
+  boundary?: ProjectBoundary;
+}
+
+export interface ProjectBoundary {
+  /** Absolute. */
+  top: string;
+  /** Absolute paths. */
+  absent: readonly string[];
 }
 
 export function defaultOptions(overrides: Partial<Options> = {}): Options {

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { discoverFiles } from '../files.js';
 import type { ProjectLayout } from '../project/layout.js';
+import type { ProjectBoundary } from '../options.js';
 import type { FollowSearch } from './callers.js';
 import type { TextReader } from './endpoint-importers.js';
 import { escapeRegExp } from '../regexp.js';
@@ -24,6 +25,8 @@ export interface CallerSearchInput {
   /** The paths given, absolute and real. */
   roots: readonly string[];
   cwd: string;
+  /** Where the project ends (Options.boundary); undefined: at the repository top. */
+  boundary?: ProjectBoundary;
 }
 
 /** Files outside the paths given that are read to look for callers, at most (W-EDGE past it). */
@@ -32,6 +35,8 @@ const MAX_OUTSIDE_FILES = 20000;
 export function createCallerSearch(input: CallerSearchInput): FollowSearch {
   const named = new Map<string, string[]>();
   const run = new Set(input.files.map((f) => path.normalize(f)));
+  const absent = new Set(input.boundary?.absent.map((f) => path.normalize(f)));
+  const top = input.boundary?.top;
   const { read } = input;
   // the package's files the run does not cover, per package folder
   const outside = new Map<string, string[] | undefined>();
@@ -39,7 +44,7 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
     if (!outside.has(root)) {
       let files: string[] | undefined;
       try {
-        files = discoverFiles([root], input.cwd).files.map((f) => path.normalize(f)).filter((f) => !run.has(f));
+        files = discoverFiles([root], input.cwd).files.map((f) => path.normalize(f)).filter((f) => !run.has(f) && !absent.has(f));
       } catch {
         files = undefined;
       }
@@ -57,7 +62,7 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
     }
     return folders;
   };
-  const covered = (dir: string) => input.roots.some((r) => dir === r || dir.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
+  const covered = (dir: string) => input.roots.some((r) => isAtOrBelow(dir, r));
   /** Whether the file's text names `name` as a whole identifier. */
   const naming = (name: string) => {
     const word = wordPattern(name);
@@ -92,6 +97,38 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
   };
   const runFiles = [...run];
   const rootOf = (file: string) => input.layout.importersRootOf(file) ?? path.dirname(file);
+  /**
+   * The folders whose files the run does not scan may use `file`: its package (its workspace), and
+   * the outermost package around it (a server/ package inside an application's), at or below the
+   * top. None when no package holds it below the top (a fixture in this repository).
+   */
+  const packageFolders = (file: string): { near: string; outer: string } | undefined => {
+    const chain = input.layout.packageChain(file).filter((p) => top === undefined || isAtOrBelow(p.dir, top));
+    if (!chain.length) return top === undefined ? { near: path.dirname(file), outer: path.dirname(file) } : undefined;
+    const root = rootOf(file);
+    const near = top === undefined || isAtOrBelow(root, top) ? root : chain[0].dir;
+    const outer = chain[chain.length - 1].dir;
+    return { near, outer: isAtOrBelow(near, outer) ? outer : near };
+  };
+  /**
+   * The first file the run does not scan that `test` accepts: a component (its script may do
+   * anything the tool does not parse), or, when the paths given are part of a package, a file of
+   * the package outside them (read, never rewritten).
+   */
+  const unscanned = (file: string, test: (other: string) => boolean): Unscanned | undefined => {
+    const component = input.components.find(test);
+    if (component) return { where: `${path.relative(input.cwd, component)}, a component file the tool does not scan` };
+    const folders = packageFolders(file);
+    if (!folders || covered(folders.outer)) return undefined;
+    const { near, outer } = folders;
+    const others = outsideOf(outer);
+    if (!others) return { why: `its package (${path.relative(input.cwd, outer) || '.'}) has too many files outside the paths given to check` };
+    // a package around it (an application holding a server/ package) counts where it imports into it
+    const other = others.find((o) => around(o, near) && test(o));
+    return other ? { where: `${path.relative(input.cwd, other)}, outside the paths given` } : undefined;
+  };
+  /** Whether a file outside the paths given may use `near`'s package: it is in it, or it imports into it. */
+  const around = (other: string, near: string) => isAtOrBelow(other, near) || importsInto(other, read(other) ?? '', near);
   return {
     wanted: new Set(),
     loadedByComputedPath(file) {
@@ -126,25 +163,35 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
     textOf: read,
     edgeOf(file, name) {
       if (input.layout.isPublished(file)) return 'exported from a published package (its callers live elsewhere)';
+      return this.namedOutside(file, name);
+    },
+    namedOutside(file, name) {
       const mentions = name === 'default' ? importing(file) : naming(name);
-      // a component's script may call it and read the Chat shape: the tool does not parse it
-      const component = input.components.find(mentions);
-      if (component) return `named in ${path.relative(input.cwd, component)}, a component file the tool does not scan`;
       const root = rootOf(file);
       const skipped = skippedOf(root).filter((s) => !mirrors(s, file, root)).flatMap((s) => s.files).find((other) => {
         const text = read(other);
         return text !== undefined && (name === 'default' || naming(name)(other)) && importsModule(other, text, file);
       });
       if (skipped) return `named in ${path.relative(input.cwd, skipped)}, in a folder the tool skips (build, out, dist and coverage hold generated code elsewhere)`;
-      if (covered(root)) return undefined;
-      // the paths given are part of a package: its other files are read (never rewritten) for callers
-      const others = outsideOf(root);
-      if (!others) return `its package (${path.relative(input.cwd, root) || '.'}) has too many files outside the paths given to check`;
-      const caller = others.find(mentions);
-      return caller ? `named in ${path.relative(input.cwd, caller)}, outside the paths given` : undefined;
+      const other = unscanned(file, mentions);
+      return other && ('where' in other ? `named in ${other.where}` : other.why);
+    },
+    filesOutside(file, test) {
+      const folders = packageFolders(file);
+      if (!folders || covered(folders.outer)) return [];
+      const others = outsideOf(folders.outer);
+      if (!others) return { why: `its package (${path.relative(input.cwd, folders.outer) || '.'}) has too many files outside the paths given to check` };
+      return others.filter((o) => around(o, folders.near) && test(read(o) ?? '', o));
+    },
+    textOutside(file, test) {
+      const other = unscanned(file, (f) => test(read(f) ?? '', f));
+      return other && ('where' in other ? other.where : other.why);
     },
   };
 }
+
+/** A file the run does not scan, where it is, or why they could not all be read. */
+type Unscanned = { where: string } | { why: string };
 
 /**
  * Searches run over every file before the run's words are indexed: most runs make a few, and the
@@ -179,4 +226,18 @@ function wordIndex(files: Iterable<string>, read: TextReader): Map<string, strin
 /** `name` as a whole identifier, as lib/scan/injected.ts's caller search spells it. */
 function wordPattern(name: string): RegExp {
   return new RegExp(`(?<![\\w$])${escapeRegExp(name)}(?![\\w$])`);
+}
+
+/** Whether `file` is `dir` or lies below it. */
+function isAtOrBelow(file: string, dir: string): boolean {
+  return file === dir || file.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+}
+
+/** A relative module specifier in an import, export, `require` or `import()`. */
+const RELATIVE_SPECIFIER = /(?:\bfrom|\bimport|\brequire\s*\(|\bimport\s*\()\s*['"`](\.\.?\/[^'"`\n]*)['"`]/g;
+
+/** Whether `text` (of `file`) imports a module below `dir` by a relative path. */
+function importsInto(file: string, text: string, dir: string): boolean {
+  for (const m of text.matchAll(RELATIVE_SPECIFIER)) if (isAtOrBelow(path.resolve(path.dirname(file), m[1]), dir)) return true;
+  return false;
 }

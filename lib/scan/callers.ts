@@ -48,6 +48,23 @@ export interface FollowSearch {
    * (for a default export, `name` is 'default': a file outside that imports the module).
    */
   edgeOf(file: string, name: string): string | undefined;
+  /**
+   * Where a file the run does not scan names `name` of `file` (a default export: imports the
+   * module): outside the paths given, in a component, in a skipped folder. A holder named there
+   * may be constructed there, a callee called there (W-EDGE, W-INJECTED).
+   */
+  namedOutside(file: string, name: string): string | undefined;
+  /**
+   * Where a file the run does not scan, among those that may use `file` (a component, a file of
+   * its package outside the paths given), has a text `test` accepts: a write the provider proof
+   * cannot read (`deps.client = groq`, `process.env.OPENAI_BASE_URL = …`).
+   */
+  textOutside(file: string, test: (text: string, file: string) => boolean): string | undefined;
+  /**
+   * The files of `file`'s package outside the paths given (textOutside's, without components)
+   * whose text `test` accepts, to be loaded and read like the run's own (never rewritten).
+   */
+  filesOutside(file: string, test: (text: string, file: string) => boolean): readonly string[] | { why: string };
   /** A file's text as the run read it (undefined when it cannot be read). */
   textOf(file: string): string | undefined;
   /**

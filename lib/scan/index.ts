@@ -3,7 +3,7 @@
  * It is the single source of truth about what a call site is; transforms only execute the plan.
  */
 import path from 'node:path';
-import { KINDS, type Kind } from '../options.js';
+import { KINDS, type Kind, type ProjectBoundary } from '../options.js';
 import type { ConvertEdit, CreatedFile, Edit, FilePlan, SitePlan } from '../plan.js';
 import type { FileError, Note, Notice, Provider, SiteRecord, SiteStatus } from '../report/model.js';
 import { reasonMessage } from '../rules/reasons.js';
@@ -54,6 +54,8 @@ export interface ScanInput {
    */
   roots?: string[];
   cwd: string;
+  /** Where the project ends (Options.boundary); undefined: at the repository top. */
+  boundary?: ProjectBoundary;
   tsconfig?: string;
   allow: AllowList;
   only: Kind[];
@@ -139,7 +141,7 @@ export function scan(input: ScanInput): ScanResult {
   const readRunText = runTextReader(texts);
   const injected: Injection = { callers: new CallerSearch(), published: new PublishedPackages(layout, modules, readRunText) };
   let project = createScanProject({ candidates, roots, tsconfig: input.tsconfig, resolver: modules, sources });
-  const follow = createCallerSearch({ files: input.files ?? sitePaths, components: input.components ?? [], read: readRunText, layout, roots: input.roots ?? [input.cwd], cwd: input.cwd });
+  const follow = createCallerSearch({ files: input.files ?? sitePaths, components: input.components ?? [], read: readRunText, layout, roots: input.roots ?? [input.cwd], cwd: input.cwd, boundary: input.boundary });
   const declarations = readDeclarations(input.declarations ?? []);
   const searches: Searches = { ...injected, follow, layout, sdkShims: findSdkShims(declarations, layout), globalTypes: globalTypeNames(declarations) };
   let pass = analyseFiles(sitePaths, project, modules, input, searches);

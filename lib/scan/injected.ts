@@ -20,6 +20,7 @@ import { locationOf } from './context.js';
 import { isRequireCall } from './commonjs.js';
 import { isUntyped } from './types.js';
 import type { TextReader } from './endpoint-importers.js';
+import type { FollowSearch } from './callers.js';
 import { escapeRegExp } from '../regexp.js';
 import { isApplicationPackage, type PackageInfo, type ProjectLayout } from '../project/layout.js';
 import type { ModuleResolver } from '../project/resolver.js';
@@ -181,7 +182,7 @@ export interface InjectedScope {
   callers: CallerSearch;
   publishedBy(file: string): string | undefined;
   /** W-EDGE: where a module of the run may load a file by a computed path (callers.ts FollowSearch). */
-  callerSearch?: { loadedByComputedPath(file: string): string | undefined };
+  callerSearch?: Pick<FollowSearch, 'loadedByComputedPath' | 'namedOutside'>;
 }
 
 type Found<T> = T | { why: string };
@@ -446,6 +447,9 @@ export function invocationsOf(scope: InjectedScope, holder: Holder, level = 0): 
     if (done.size > MAX_EXPORT_HOPS) return { why: `${holder.name} is re-exported through too many modules to follow` };
     const pkg = scope.publishedBy(ref.file);
     if (pkg) return { why: `${holder.name} is exported by the published package ${pkg}, whose users are out of view` };
+    // `migrate-responses src/services`: src/app.ts may build it with another vendor's client
+    const outside = scope.callerSearch?.namedOutside(ref.file, ref.name);
+    if (outside) return { why: `${holder.name} may be ${holder.kind === 'class' ? 'constructed' : 'called'} out of view: ${outside}` };
     if (!scope.callers.inView(ref)) {
       pending = true;
       continue;

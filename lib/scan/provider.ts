@@ -82,6 +82,9 @@ function vendorHint(props: ReadonlyMap<string, ts.Expression>): string | undefin
   return header ? `its defaultHeaders send ${header}, OpenRouter's attribution header` : undefined;
 }
 
+/** The constructions whose client gets a `baseURL` written or its Chat method replaced, or why they are not known yet. */
+type ClientWrites = Map<ts.NewExpression, { where: string; what: 'baseURL' | 'method' }> | { pending: string };
+
 export class ProviderResolver {
   private readonly cache = new Map<ts.Node, Origin[]>();
   private readonly active = new Set<ts.Node>();
@@ -343,7 +346,7 @@ export class ProviderResolver {
    * not proven. Writes are read in the files the scan loaded.
    */
   private afterConstruction(origin: Extract<Origin, { kind: 'sdk' }>, construction: ts.NewExpression): Origin {
-    const written = this.readsClientWrites && origin.provider === 'openai' ? this.baseURLWrites() : undefined;
+    const written = this.readsClientWrites && origin.provider === 'openai' ? this.baseURLWrites(construction.getSourceFile().fileName) : undefined;
     if (written && 'pending' in written) return runtimeBaseURL(`${origin.evidence} (${written.pending})`, construction);
     const write = written?.get(construction);
     if (write?.what === 'method') {
@@ -352,22 +355,35 @@ export class ProviderResolver {
     return write ? runtimeBaseURL(`${origin.evidence}, and its baseURL is written in ${write.where}`, construction) : { ...origin, construction };
   }
 
-  private clientWrites: Map<ts.NewExpression, { where: string; what: 'baseURL' | 'method' }> | { pending: string } | undefined;
+  /** baseURLWrites' answers, by the files outside the paths given that were read with the run's. */
+  private readonly clientWrites = new Map<string, ClientWrites>();
 
   /**
    * The constructions whose client gets a `baseURL` written, with where (the first write), in the
-   * files of the run that write one; those not in the program yet are asked for (the scan runs again).
+   * files of the run that write one, and in those of `near`'s package outside the paths given
+   * (read like the run's, never rewritten: `migrate-responses examples` on an SDK whose src/
+   * writes the baseURL of clients of its own); those not in the program yet are asked for (the
+   * scan runs again).
    */
-  private baseURLWrites(): Map<ts.NewExpression, { where: string; what: 'baseURL' | 'method' }> | { pending: string } {
-    if (this.clientWrites) return this.clientWrites;
+  private baseURLWrites(near: string): ClientWrites {
+    const outside = this.writes.filesWrittenOutside(near, (text) => BASE_URL_MEMBER_WRITE.test(text) || CHAT_METHOD_WRITE.test(text));
+    if ('why' in outside) return { pending: outside.why };
+    const key = outside.join('\0');
+    const cached = this.clientWrites.get(key);
+    if (cached) return cached;
     const writing = [...new Set([
       ...this.writes.filesOfRun('baseURL', (text) => BASE_URL_MEMBER_WRITE.test(text)),
       ...this.writes.filesOfRun('completions', (text) => CHAT_METHOD_WRITE.test(text)),
+      ...outside,
     ])];
     const { files, missing } = loadedSourceFiles(this.ctx, writing);
-    if (missing.length) return (this.clientWrites = { pending: 'files that write a baseURL or replace a Chat method were not looked at yet' });
+    if (missing.length) {
+      const pending = { pending: 'files that write a baseURL or replace a Chat method were not looked at yet' };
+      this.clientWrites.set(key, pending);
+      return pending;
+    }
     const found = new Map<ts.NewExpression, { where: string; what: 'baseURL' | 'method' }>();
-    this.clientWrites = found;
+    this.clientWrites.set(key, found);
     const receivers = new ProviderResolver(this.ctx, false);
     for (const sf of files) {
       walk(sf, (n) => {
@@ -391,6 +407,10 @@ export class ProviderResolver {
       this.baseURLAssignment = named.length ? relativeFile(this.ctx.cwd, named[0]) : null;
     }
     if (this.baseURLAssignment) return this.baseURLAssignment;
+    // as for the writes that do not name it, a test or script there runs in a process of its own
+    // (openai-node's tests set it, its examples do not run them)
+    const unseen = this.writes.writtenOutside(construction.getSourceFile().fileName, (text, file) => !runsInOwnProcess(relativeFile(this.ctx.cwd, file)) && BASE_URL_ENV_WRITE.test(text));
+    if (unseen) return unseen;
     // what sets it without naming it counts in the client's own package only, in the application's process
     const root = this.packageRootOf(construction.getSourceFile().fileName);
     const indirect = this.indirectBaseURL().find((w) => w.root === root);
@@ -804,7 +824,7 @@ export class ProviderResolver {
       if (value) {
         // and what is written there after the literal: `deps.client = …`, `deps['client'] ??= …`
         const written = holder ? this.writes.holderWrites(holder, name, receiver) : [];
-        if ('pending' in written) return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)} (${written.pending})`);
+        if ('unseen' in written) return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)} (${written.unseen})`);
         if ('hidden' in written) return this.byType(expr, 'injected', `${shortText(expr, 40)} in ${locationOf(this.ctx, expr)} (${this.writes.hiddenWrite(written.hidden)})`);
         return [...this.origins(value, depth), ...written.flatMap((w) => this.valueAt(w.value, w.rest, undefined, w.by, depth))];
       }
@@ -894,6 +914,8 @@ export class ProviderResolver {
     const writes = memberWritePattern(name);
     const writer = search?.filesNaming('globalThis').map((f) => path.normalize(f)).find((f) => f !== own && writes.test(search.textOf(f) ?? ''));
     if (writer) return this.byType(use, 'injected', `${evidence}; ${relativeFile(this.ctx.cwd, writer)} writes a member ${name} and names the global object too`);
+    const unseen = this.writes.writtenOutside(own, (text) => /\bglobalThis\b/.test(text) && writes.test(text));
+    if (unseen) return this.byType(use, 'injected', `${evidence}; a member ${name} of the global object may be written in ${unseen}`);
     return values.flatMap((w) => this.valueAt(w.value, w.rest, undefined, w.by, depth));
   }
 

@@ -52,8 +52,10 @@ export class WriteReader {
       ...(cls.name ? this.filesOfRun(cls.name.text, (text) => COMPUTED_WRITE.test(text)) : []),
     ]);
     const { files, missing } = loadedSourceFiles(this.ctx, paths);
+    const unseen = this.writtenOutside(cls.getSourceFile().fileName, (text) => writes.test(text) || REFLECTIVE_WRITE.test(text));
     let result: OutsideWrites;
-    if (missing.length) result = { pending: `files that write a member ${name} were not looked at yet` };
+    if (unseen) result = { pending: `a member ${name} may be written in ${unseen}` };
+    else if (missing.length) result = { pending: `files that write a member ${name} were not looked at yet` };
     else {
       const values: ts.Expression[] = [];
       const loose: ts.Expression[] = [];
@@ -244,8 +246,24 @@ export class WriteReader {
       const files = this.filesOfRun(key, (text, file) => (text.match(writes)?.length ?? 0) > (exported && path.normalize(file) === own ? 1 : 0));
       const what = exported ? 'an export of the module' : 'a member of the object literal';
       if (files.length) return `${what} in ${locationOf(this.ctx, decl)}; ${relativeFile(this.ctx.cwd, files[0])} writes a member ${key}`;
+      const unseen = this.writtenOutside(own, (text) => memberWritePattern(key).test(text));
+      if (unseen) return `${what} in ${locationOf(this.ctx, decl)}; a member ${key} may be written in ${unseen}`;
     }
     return undefined;
+  }
+
+  /**
+   * Where a file the run does not scan, among those that may use `file` (its package outside the
+   * paths given: `migrate-responses src/services` leaves out src/app.ts; a component), has a text
+   * `test` accepts: a write there is never read, so the value it may replace is not proven.
+   */
+  writtenOutside(file: string, test: (text: string, file: string) => boolean): string | undefined {
+    return this.ctx.callerSearch?.textOutside(file, test);
+  }
+
+  /** The files writtenOutside would name, all of them, to be loaded and read like the run's. */
+  filesWrittenOutside(file: string, test: (text: string, file: string) => boolean): readonly string[] | { why: string } {
+    return this.ctx.callerSearch?.filesOutside(file, test) ?? [];
   }
 
   /** The files of the run that name `name` and whose text passes `test` (without a caller search: the program's project files). */
@@ -270,13 +288,16 @@ export class WriteReader {
    * A module that names it without a named import (a namespace import, `require`) and writes a
    * member of that name leaves it unproven.
    */
-  holderWrites(holder: ts.VariableDeclaration & { name: ts.Identifier }, member: string, receiver = false): Write[] | { hidden: ts.Node } | { pending: string } {
+  holderWrites(holder: ts.VariableDeclaration & { name: ts.Identifier }, member: string, receiver = false): Write[] | { hidden: ts.Node } | { unseen: string } {
     const own = this.writesTo(holder.getSourceFile(), holder.name, [member], 0, receiver);
     const search = this.ctx.callerSearch;
     if ('hidden' in own || !search || !isExported(this.ctx.checker, holder.name)) return own;
     const ownFile = path.normalize(holder.getSourceFile().fileName);
+    // `migrate-responses src/services`: src/app.ts may set deps.client to another vendor's client
+    const outside = search.namedOutside(ownFile, holder.name.text);
+    if (outside) return { unseen: `${holder.name.text} may be written out of view: ${outside}` };
     const { files, missing } = loadedSourceFiles(this.ctx, search.filesNaming(holder.name.text).filter((f) => path.normalize(f) !== ownFile));
-    if (missing.length) return { pending: `the modules that import ${holder.name.text} were not looked at yet` };
+    if (missing.length) return { unseen: `the modules that import ${holder.name.text} were not looked at yet` };
     const out = [...own];
     const writes = memberWritePattern(member);
     for (const sf of files) {

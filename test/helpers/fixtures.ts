@@ -140,10 +140,23 @@ export function expectedOutputs(f: Fixture): Map<string, string> {
   return out;
 }
 
+/** A fixture's expected outputs: output.*, and the files of out/ and created/. */
+function expectedFiles(f: Fixture): string[] {
+  const created = path.join(f.dir, 'created');
+  return [
+    ...(f.output ? [f.output] : []),
+    ...(f.outputDir ? listFiles(f.outputDir) : []),
+    ...(existsSync(created) ? listFiles(created) : []),
+  ];
+}
+
 export function fixtureOptions(f: Fixture, overrides: Partial<Options> = {}): Options {
   return defaultOptions({
     paths: f.options.paths ?? f.inputs.map((i) => path.relative(f.dir, i)),
     cwd: f.dir,
+    // the fixture is a project of its own: this repository around it, and its expected outputs
+    // beside its inputs, are none of the project's files
+    boundary: { top: f.dir, absent: expectedFiles(f) },
     dryRun: true,
     format: 'json',
     allowBaseUrls: f.options.allowBaseUrls ?? [],
