@@ -45,17 +45,39 @@ const PROGRAM_START = /(?:^|[\s;&|(])(?:node|nodemon|ts-node|ts-node-dev|tsx|bun
  * start` (or `serve`, `dev`) script runs a program (`node src/index.js`, `nodemon ./bin/www`, `next start`) and that declares
  * nothing a consumer would import (no `exports`, `module`, `types`, `typings`, `bin`, `files`).
  * `npm init` leaves an app unprivate with a `main`; its modules have no consumers elsewhere
- * (probes of JavaScript apps: W-EDGE stopped at them).
+ * (probes of JavaScript apps: W-EDGE stopped at them). With no such script, a `main` that starts
+ * a server when it is loaded (a top-level `server.listen(4000)`) says the same: no consumer
+ * imports a module that takes a port (corpus: an Express backend's `npm init` package.json).
  */
-export function isApplicationPackage(json: PackageJson): boolean {
+export function isApplicationPackage(pkg: PackageInfo): boolean {
+  const { json } = pkg;
   if (isHostPlugin(json)) return true;
+  if (json.exports || json.module || json.types || json.typings || json.bin || json.files) return false;
   // `start`, or what apps name it otherwise (probe of generators: a server whose script is `serve`)
   const runs = PROGRAM_SCRIPTS.some((name) => {
     const script = json.scripts?.[name];
     return typeof script === 'string' && PROGRAM_START.test(script);
   });
-  if (!runs) return false;
-  return !(json.exports || json.module || json.types || json.typings || json.bin || json.files);
+  return runs || mainListens(pkg);
+}
+
+/** A statement at the top of a module (no indentation) that makes a server listen: `app.listen(3000)`. */
+const TOP_LEVEL_LISTEN = /^(?:await\s+)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\.listen\s*\(/m;
+
+/** Whether the package's `main` (a source file beside the package.json) starts a server when it is loaded. */
+function mainListens(pkg: PackageInfo): boolean {
+  if (typeof pkg.json.main !== 'string') return false;
+  const main = path.resolve(pkg.dir, pkg.json.main);
+  if (!main.startsWith(pkg.dir + path.sep)) return false;
+  for (const file of [main, `${main}.js`, `${main}.cjs`, `${main}.mjs`, `${main}.ts`, path.join(main, 'index.js')]) {
+    if (!isFile(file)) continue;
+    try {
+      return TOP_LEVEL_LISTEN.test(readFileSync(file, 'utf8'));
+    } catch {
+      return false;
+    }
+  }
+  return false;
 }
 
 /** Packages an application loads as its plugin (its `main` is for the host, no code imports it). */
@@ -241,9 +263,11 @@ export class ProjectLayout {
    * without both), not `private`, with an entry point, and not an application (W-EDGE).
    */
   isPublished(file: string): boolean {
-    const json = this.packageFor(file)?.json;
-    if (!json || json.private === true || !json.name || !json.version || isApplicationPackage(json)) return false;
-    return Boolean(json.main || json.module || json.exports || json.types || json.typings);
+    const pkg = this.packageFor(file);
+    if (!pkg) return false;
+    const { json } = pkg;
+    if (json.private === true || !json.name || !json.version) return false;
+    return Boolean(json.main || json.module || json.exports || json.types || json.typings) && !isApplicationPackage(pkg);
   }
 
   // ---- workspaces ------------------------------------------------------------------------------

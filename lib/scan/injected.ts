@@ -119,7 +119,7 @@ export class PublishedPackages {
   private reachableOf(pkg: PackageInfo): ReadonlySet<string> | 'all' | null {
     let reach = this.reachable.get(pkg.dir);
     if (reach === undefined) {
-      reach = pkg.json.private === true || isApplicationPackage(pkg.json) ? null : this.follow(pkg);
+      reach = pkg.json.private === true || isApplicationPackage(pkg) ? null : this.follow(pkg);
       this.reachable.set(pkg.dir, reach);
     }
     return reach;
