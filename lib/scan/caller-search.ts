@@ -128,7 +128,8 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
     return other ? { where: `${path.relative(input.cwd, other)}, outside the paths given` } : undefined;
   };
   /** Whether a file outside the paths given may use `near`'s package: it is in it, or it imports into it. */
-  const around = (other: string, near: string) => isAtOrBelow(other, near) || importsInto(other, read(other) ?? '', near);
+  const around = (other: string, near: string) =>
+    isAtOrBelow(other, near) || importsInto(other, read(other) ?? '', near, input.layout.packageFor(other)?.dir ?? path.dirname(other));
   return {
     wanted: new Set(),
     loadedByComputedPath(file) {
@@ -233,11 +234,22 @@ function isAtOrBelow(file: string, dir: string): boolean {
   return file === dir || file.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 }
 
-/** A relative module specifier in an import, export, `require` or `import()`. */
-const RELATIVE_SPECIFIER = /(?:\bfrom|\bimport|\brequire\s*\(|\bimport\s*\()\s*['"`](\.\.?\/[^'"`\n]*)['"`]/g;
+/** A module specifier in an import, export, `require` or `import()`. */
+const SPECIFIER = /(?:\bfrom|\bimport|\brequire\s*\(|\bimport\s*\()\s*['"`]([^'"`\n]+)['"`]/g;
 
-/** Whether `text` (of `file`) imports a module below `dir` by a relative path. */
-function importsInto(file: string, text: string, dir: string): boolean {
-  for (const m of text.matchAll(RELATIVE_SPECIFIER)) if (isAtOrBelow(path.resolve(path.dirname(file), m[1]), dir)) return true;
+/**
+ * Whether `text` (of `file`) may import a module below `dir`: a relative path that resolves there,
+ * or a specifier that names `dir`'s path from `file`'s package (`base`), bare or after an
+ * alias's prefix (`server/lib/ai` through a `baseUrl`, `@/server/lib/ai`, `~/server/lib/ai`: the
+ * aliases are not resolved, so any such spelling counts; `next/server` names a package).
+ */
+function importsInto(file: string, text: string, dir: string, base: string): boolean {
+  const rel = path.relative(base, dir).split(path.sep).join('/');
+  // `server/lib/ai` (a baseUrl), `@/server/…`, `~/server/…`, `#/server/…`; not `next/server`
+  const named = rel && !rel.startsWith('..') ? new RegExp(`^(?:[@~#$]{1,2}/(?:[^'"\`]*/)?)?${escapeRegExp(rel)}(?:/|$)`) : undefined;
+  for (const m of text.matchAll(SPECIFIER)) {
+    const spec = m[1];
+    if (spec.startsWith('.') ? isAtOrBelow(path.resolve(path.dirname(file), spec), dir) : named?.test(spec)) return true;
+  }
   return false;
 }
