@@ -338,11 +338,15 @@ export class WriteReader {
   /** Uses of a holder that hand it on where the write reader does not follow it (storedElsewhere). */
   private readonly passedOn = new WeakSet<ts.Node>();
 
+  /** Uses of an object literal that let its methods run on another object (methodBorrowed). */
+  private readonly borrowed = new WeakSet<ts.Node>();
+
   /** Where a write that hides the client's value is: an assignment no right side shows, or a call that may write it. */
   hiddenWrite(at: ts.Node): string {
     const where = locationOf(this.ctx, at);
     if (this.looseWrites.has(at)) return `also written in ${where} on ${shortText((at as ts.PropertyAccessExpression).expression, 30)}, whose type does not rule out an instance`;
     if (this.passedOn.has(at)) return `handed on in ${where} (${shortText(at, 30)}), where its writes are not followed`;
+    if (this.borrowed.has(at)) return `its methods may run with another \`this\` in ${where} (${shortText(at, 40)})`;
     if ((ts.isCallExpression(at) || ts.isNewExpression(at)) && !this.isObjectAssign(at)) return `handed to ${shortText(at.expression, 30)} in ${where}, which may write it`;
     return `also written in ${where}, with a value no assignment shows`;
   }
@@ -400,6 +404,14 @@ export class WriteReader {
           hidden = stored;
         }
       }
+      // `this.client` in its methods: a method run on another object reads that object's client
+      if (copiesEscape && !hidden) {
+        const borrowed = methodBorrowed(climbWrappers(n) as ts.Expression, methodsOf(symbol));
+        if (borrowed) {
+          this.borrowed.add(borrowed);
+          hidden = borrowed;
+        }
+      }
       // the object handed to a function, which may write the member (`configure(deps)`)
       const passed = path.length && !hidden ? this.writesByCallee(climbWrappers(n), path, hops) : [];
       if ('hidden' in passed) hidden = passed.hidden;
@@ -417,4 +429,44 @@ export class WriteReader {
     });
     return hidden ? { hidden } : out;
   }
+}
+
+/** The names of the methods of the object literal a variable is declared with. */
+function methodsOf(symbol: ts.Symbol): ReadonlySet<string> {
+  const decl = symbol.valueDeclaration;
+  const literal = decl && ts.isVariableDeclaration(decl) && decl.initializer ? unwrap(decl.initializer) : undefined;
+  const names = new Set<string>();
+  if (!literal || !ts.isObjectLiteralExpression(literal)) return names;
+  for (const p of literal.properties) {
+    const name = p.name && propertyNameText(p.name);
+    if (!name) continue;
+    const value = ts.isPropertyAssignment(p) ? unwrap(p.initializer) : undefined;
+    if (ts.isMethodDeclaration(p) || ts.isGetAccessor(p) || (value && (ts.isFunctionExpression(value) || ts.isArrowFunction(value)))) names.add(name);
+  }
+  return names;
+}
+
+/**
+ * A use of an object literal that lets one of its methods run with another `this` (CommonJS
+ * classes with mixins): the object handed to a function (`Object.assign(Bot.prototype, chatMixin)`,
+ * `Object.create(chatMixin)`, `mixin(Bot, chatMixin)`), a method read other than to be called on
+ * it (`Bot.prototype.ask = chatMixin.ask`, `chatMixin.ask.call(bot)`), destructured or read by a
+ * computed key. Undefined for `chatMixin.ask(q)` and reads of its other members.
+ */
+function methodBorrowed(ref: ts.Expression, methods: ReadonlySet<string>): ts.Node | undefined {
+  const parent = ref.parent;
+  if ((ts.isCallExpression(parent) || ts.isNewExpression(parent)) && parent.arguments?.includes(ref)) {
+    return READ_ONLY_CALLS.has(calleeName(parent.expression)) ? undefined : parent;
+  }
+  if (ts.isVariableDeclaration(parent) && parent.initializer === ref && ts.isObjectBindingPattern(parent.name)) return parent;
+  const name = ts.isPropertyAccessExpression(parent) && parent.expression === ref ? parent.name.text
+    : ts.isElementAccessExpression(parent) && parent.expression === ref ? stringValue(parent.argumentExpression) ?? null
+    : undefined;
+  if (name === null) return parent; // `chatMixin[key]`
+  if (name === undefined || !methods.has(name)) return undefined;
+  const use = climbWrappers(parent);
+  if (ts.isCallExpression(use.parent) && use.parent.expression === use) return undefined;
+  // tested, not taken: `typeof chatMixin.ask`, `!chatMixin.ask`
+  if (ts.isTypeOfExpression(use.parent) || (ts.isPrefixUnaryExpression(use.parent) && use.parent.operator === ts.SyntaxKind.ExclamationToken)) return undefined;
+  return parent;
 }
