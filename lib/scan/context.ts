@@ -6,6 +6,7 @@ import { ts } from './ast.js';
 import type { BindingScope } from './bindings.js';
 import type { FollowSearch } from './callers.js';
 import type { CallerSearch } from './injected.js';
+import { mixinClassOf } from './mixins.js';
 import type { ProjectLayout } from '../project/layout.js';
 
 export type { AllowList };
@@ -82,7 +83,8 @@ export function buildSubclassIndex(program: ts.Program, checker: ts.TypeChecker)
           for (const clause of node.heritageClauses ?? []) {
             if (clause.token !== ts.SyntaxKind.ExtendsKeyword) continue;
             for (const t of clause.types) {
-              const base = resolveClass(checker, t.expression);
+              // `class Bot extends WithChat(Base)`: a subclass of the class the mixin factory returns
+              const base = resolveClass(checker, t.expression) ?? mixinClassOf(checker, t.expression);
               if (base) {
                 const list = index!.get(base) ?? [];
                 list.push(node);

@@ -25,6 +25,7 @@ import { BASE_URL_ENV_WRITE, UNNAMED_ENV_WRITE, envFileBaseURL, namedEnvFileBase
 import { WriteReader } from './write-reader.js';
 import { BASE_URL_MEMBER_WRITE, CHAT_METHOD_WRITE, TEST_FILE, baseURLWriteTarget, chatMethodWriteTarget, literalOfThis, memberWritePattern, writeTarget } from './writes.js';
 import { fetchHookEffect } from './fetch-hook.js';
+import { factoryOf, usesOtherThanExtends } from './mixins.js';
 import { escapeRegExp } from '../regexp.js';
 
 export type { ReasonRef };
@@ -919,6 +920,24 @@ export class ProviderResolver {
     return values.flatMap((w) => this.valueAt(w.value, w.rest, undefined, w.by, depth));
   }
 
+  /**
+   * Why the subclasses of a mixin factory's class may not all be in view (lib/scan/mixins.ts): its
+   * result used other than extended or built, named outside the paths given, or files naming it
+   * not loaded yet. Undefined for a class no factory returns.
+   */
+  private mixinUse(cls: ts.ClassLikeDeclaration): string | undefined {
+    const factory = factoryOf(cls);
+    const search = this.ctx.callerSearch;
+    if (!factory || !search) return undefined;
+    const name = factory.name.text;
+    const outside = search.namedOutside(factory.name.getSourceFile().fileName, name);
+    if (outside) return `the class ${name} returns may be extended out of view: ${outside}`;
+    const { files, missing } = loadedSourceFiles(this.ctx, search.filesNaming(name));
+    if (missing.length) return `the modules that name ${name} were not looked at yet`;
+    const use = usesOtherThanExtends(this.ctx.checker, factory, files);
+    return use && `the class ${name} returns is used in ${locationOf(this.ctx, use)} (${shortText(use, 40)}), where its subclasses are not followed`;
+  }
+
   /** `this.client`: the field's initialiser, every `this.client = …` in the class and its subclasses, getters. */
   private fromThisField(cls: ts.ClassLikeDeclaration, name: string, use: ts.Node, depth: number): Origin[] {
     if (cls.name) this.ctx.fieldOwners.add(cls.name.text);
@@ -951,7 +970,8 @@ export class ProviderResolver {
       hidden ??= this.writes.memberWritesIn(c, name, (t) => this.writes.namesClass(t, c), values);
       if (c !== cls && c.getText().includes('baseURL')) subclassSwapsProvider = true;
     }
-    const evidence = `this.${name} of class ${cls.name?.text ?? '(anonymous)'} in ${locationOf(this.ctx, cls)}`;
+    const factory = cls.name ? undefined : factoryOf(cls);
+    const evidence = `this.${name} of class ${cls.name?.text ?? (factory ? `returned by ${factory.name.text}` : '(anonymous)')} in ${locationOf(this.ctx, cls)}`;
     // a field declared with another SDK's class (`client!: Groq`) holds that SDK's client whatever
     // builds it (a lazy `new sdk.Groq()` the tool cannot follow): N05, not a site
     const declared = annotations.map((t) => this.classesOfTypeNode(t));
@@ -959,6 +979,8 @@ export class ProviderResolver {
       return [{ kind: 'foreign', evidence: `${evidence} is declared as ${shortText(annotations[0], 30)}, another SDK's class` }];
     }
     if (subclassSwapsProvider) return [subclassUnknown(`${evidence}; a subclass changes baseURL`)];
+    const mixin = this.mixinUse(cls);
+    if (mixin) return this.byType(use, 'injected', `${evidence} (${mixin})`);
     const outside = this.writes.outsideFieldWrites(cls, classes, name);
     if ('pending' in outside) return this.byType(use, 'injected', `${evidence} (${outside.pending})`);
     hidden ??= outside.hidden;
