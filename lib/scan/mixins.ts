@@ -128,3 +128,49 @@ function extendedOnly(checker: ts.TypeChecker, call: ts.CallExpression): boolean
   visit(parent.getSourceFile());
   return ok;
 }
+
+/**
+ * Where a class's methods are lent to other objects, so that they run with another `this`:
+ * `Base.prototype.ask.call(bot)`, `Object.assign(Bot.prototype, Base.prototype)`,
+ * `Bot.prototype.ask = Base.prototype.ask`, or the class handed to a project function that reads
+ * `.prototype` (the TypeScript handbook's `applyMixins(Bot, [ChatMixin])`). Defining a member
+ * (`Base.prototype.ask = function …`) and `new`, `extends` or a static read lend nothing.
+ */
+export function prototypeLent(checker: ts.TypeChecker, cls: ts.ClassLikeDeclaration, files: readonly ts.SourceFile[], isClass: (id: ts.Identifier) => boolean): ts.Node | undefined {
+  const name = cls.name?.text;
+  if (!name) return undefined;
+  let found: ts.Node | undefined;
+  for (const sf of files) {
+    const visit = (n: ts.Node): void => {
+      if (found) return;
+      if (ts.isIdentifier(n) && n.text === name && n !== cls.name && isClass(n)) found = lentAt(checker, n);
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function lentAt(checker: ts.TypeChecker, id: ts.Identifier): ts.Node | undefined {
+  const parent = id.parent;
+  if (ts.isPropertyAccessExpression(parent) && parent.expression === id && parent.name.text === 'prototype') {
+    const member = parent.parent;
+    // `Base.prototype.ask = function …` defines it; `Base.prototype.ask(…)` runs it on the prototype
+    if (ts.isPropertyAccessExpression(member) && member.expression === parent) {
+      const use = member.parent;
+      if (ts.isBinaryExpression(use) && use.left === member && use.operatorToken.kind === ts.SyntaxKind.EqualsToken) return undefined;
+      if (ts.isCallExpression(use) && use.expression === member) return undefined;
+      return member;
+    }
+    return parent;
+  }
+  // handed (alone or in an array) to a project function that reads `.prototype`
+  const arg = ts.isArrayLiteralExpression(parent) ? parent : id;
+  const call = arg.parent;
+  if (ts.isCallExpression(call) && call.arguments.includes(arg as ts.Expression)) {
+    const fn = functionOf(checker, call.expression);
+    if (fn?.body && /\.prototype\b/.test(fn.body.getText())) return call;
+  }
+  return undefined;
+}

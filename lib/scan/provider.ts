@@ -25,7 +25,7 @@ import { BASE_URL_ENV_WRITE, UNNAMED_ENV_WRITE, envFileBaseURL, namedEnvFileBase
 import { WriteReader } from './write-reader.js';
 import { BASE_URL_MEMBER_WRITE, CHAT_METHOD_WRITE, TEST_FILE, baseURLWriteTarget, chatMethodWriteTarget, literalOfThis, memberWritePattern, writeTarget } from './writes.js';
 import { fetchHookEffect } from './fetch-hook.js';
-import { factoryOf, usesOtherThanExtends } from './mixins.js';
+import { factoryOf, prototypeLent, usesOtherThanExtends } from './mixins.js';
 import { escapeRegExp } from '../regexp.js';
 
 export type { ReasonRef };
@@ -938,6 +938,24 @@ export class ProviderResolver {
     return use && `the class ${name} returns is used in ${locationOf(this.ctx, use)} (${shortText(use, 40)}), where its subclasses are not followed`;
   }
 
+  /** Where the class's methods may run with another `this` (mixins.ts prototypeLent), in the files that name it. */
+  private methodsLent(cls: ts.ClassLikeDeclaration): string | undefined {
+    const search = this.ctx.callerSearch;
+    if (!cls.name || !search) return undefined;
+    // only the files that may lend it: they read a prototype, or hand the class to a function
+    const name = cls.name.text;
+    const handed = new RegExp(`[(,[]\\s*${escapeRegExp(name)}\\s*[,)\\]]`);
+    const lending = search.filesNaming(name).filter((f) => {
+      const text = search.textOf(f) ?? '';
+      return text.includes('.prototype') || handed.test(text);
+    });
+    const { files, missing } = loadedSourceFiles(this.ctx, lending);
+    if (missing.length) return `the modules that name ${name} were not looked at yet`;
+    const own = cls.getSourceFile();
+    const lent = prototypeLent(this.ctx.checker, cls, files.includes(own) ? files : [own, ...files], (id) => resolveClass(this.ctx.checker, id) === cls);
+    return lent && `its methods may run with another \`this\` in ${locationOf(this.ctx, lent)} (${shortText(lent, 40)})`;
+  }
+
   /** `this.client`: the field's initialiser, every `this.client = …` in the class and its subclasses, getters. */
   private fromThisField(cls: ts.ClassLikeDeclaration, name: string, use: ts.Node, depth: number): Origin[] {
     if (cls.name) this.ctx.fieldOwners.add(cls.name.text);
@@ -979,7 +997,7 @@ export class ProviderResolver {
       return [{ kind: 'foreign', evidence: `${evidence} is declared as ${shortText(annotations[0], 30)}, another SDK's class` }];
     }
     if (subclassSwapsProvider) return [subclassUnknown(`${evidence}; a subclass changes baseURL`)];
-    const mixin = this.mixinUse(cls);
+    const mixin = this.mixinUse(cls) ?? this.methodsLent(cls);
     if (mixin) return this.byType(use, 'injected', `${evidence} (${mixin})`);
     const outside = this.writes.outsideFieldWrites(cls, classes, name);
     if ('pending' in outside) return this.byType(use, 'injected', `${evidence} (${outside.pending})`);
