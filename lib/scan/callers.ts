@@ -484,12 +484,22 @@ function resolve(ctx: ScanContext, id: ts.Identifier | ts.PrivateIdentifier): Re
 function uncheckedUse(checker: ts.TypeChecker, id: ts.Identifier | ts.PrivateIdentifier): 'other' | string {
   const parent = id.parent;
   if (ts.isPropertyAccessExpression(parent) && parent.name === id) {
+    // the SDK's own `client.chat.completions.create`, whose types import tracking may not load:
+    // no use of a helper named `chat` or `create` (probe of module structure: AiService.chat)
+    if (isChatResourcePart(parent)) return 'other';
     return fromMissingModule(checker, parent.expression) ? 'other' : `${id.text} is read from an untyped value`;
   }
   if (ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent) || ts.isBindingElement(parent)) return `${id.text} is taken by name`;
   // called and declared nowhere: a framework's auto-import (Nuxt's server/utils, unplugin-auto-import)
   if (ts.isCallExpression(parent) && parent.expression === id) return `${id.text} is called in ${id.getSourceFile().fileName.split(/[\\/]/).pop()} without a declaration in view (an auto-import?)`;
   return 'other';
+}
+
+/** `x.chat` read for its `.completions`, or `x.completions.create` (`parse`, `stream`): the SDK's Chat resource. */
+function isChatResourcePart(access: ts.PropertyAccessExpression): boolean {
+  const outer = access.parent;
+  if (access.name.text === 'chat') return ts.isPropertyAccessExpression(outer) && outer.expression === access && outer.name.text === 'completions';
+  return ts.isPropertyAccessExpression(access.expression) && access.expression.name.text === 'completions' && ['create', 'parse', 'stream'].includes(access.name.text);
 }
 
 /** An occurrence that declares or exports the function rather than using it. */
