@@ -2057,10 +2057,13 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
   }
   // P-UNION (second stream): a module that writes another vendor's client (or a test's double)
   // into an instance of the class, from outside it; or (P-RUNTIME) re-points the client it holds
-  let outsideWrite: 'vendor' | 'double' | 'loose' | 'base-url' | undefined;
+  let outsideWrite: 'vendor' | 'double' | 'loose' | 'base-url' | 'lent' | undefined;
   if (holderClass && publicField && baseUrl !== 'env' && x.bool(0.5)) {
     const constructedHere = host !== 'injected-param' && host !== 'injected-ctor';
-    outsideWrite = x.pick(constructedHere ? ['vendor', 'vendor', 'double', 'loose', 'base-url'] as const : ['vendor', 'vendor', 'double', 'loose'] as const);
+    // a public method to lend (a `#private` one cannot be read from outside)
+    const lendable = blocks.find((b) => !holder.get(b)!.startsWith('#'));
+    const kinds = constructedHere ? ['vendor', 'vendor', 'double', 'loose', 'base-url'] as const : ['vendor', 'vendor', 'double', 'loose'] as const;
+    outsideWrite = x.pick(lendable ? [...kinds, 'lent' as const] : kinds);
     shape(ctx, `class:field-written-outside-${outsideWrite}`);
     const w = new Writer(p, st);
     const spec = cjs ? `./${mainName}` : `./${mainName.replace(/\.ts$/, '.js')}`;
@@ -2086,8 +2089,16 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
       w.stmt('swap(shared)');
     }
     else if (outsideWrite === 'base-url') w.stmt(`shared.${fieldName}${ctx.ts ? '!' : ''}.baseURL = ${s('https://api.vendor.example/v1')}`);
+    // a method lent to an object that holds another vendor's client (classes with mixins): it
+    // runs with that object as `this`
+    else if (outsideWrite === 'lent') {
+      const lent = blocks.find((b) => !holder.get(b)!.startsWith('#'))!;
+      w.stmt(`const settings = { ${fieldName}: ${vendorClient} }`);
+      w.stmt(`const viaVendor = ${holderClass.name}.prototype.${holder.get(lent)}.bind(settings${ctx.ts ? ' as any' : ''})`);
+    }
     else w.stmt(`shared.${fieldName} = { chat: { completions: { create: async () => ({ choices: [] }) } } }${ctx.ts ? ' as unknown as OpenAI' : ''}`);
-    w.stmt(cjs ? 'module.exports = { shared }' : 'export { shared }');
+    const exported = outsideWrite === 'lent' ? 'shared, viaVendor' : 'shared';
+    w.stmt(cjs ? `module.exports = { ${exported} }` : `export { ${exported} }`);
     files[`${dir}${outsideWrite === 'double' ? 'setup.test' : 'setup'}.${ext}`] = joinLines(w, st.eol);
   }
   files[main] = [...head.lines, ...ctx.prelude, ...body.lines]
@@ -2104,7 +2115,7 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
   const built: [string, string | undefined] = baseUrl === 'vendor' ? ['other', 'provider-not-openai'] : baseUrl === 'env' ? ['unknown', 'provider-unknown:runtime-base-url'] : ['openai', undefined];
   let [provider, providerReason] = injected ? ['unknown', 'provider-unknown:injected'] : built;
   if (outsideWrite === 'vendor') [provider, providerReason] = ['other', 'provider-not-openai'];
-  if (outsideWrite === 'loose') [provider, providerReason] = ['unknown', 'provider-unknown:injected'];
+  if (outsideWrite === 'loose' || outsideWrite === 'lent') [provider, providerReason] = ['unknown', 'provider-unknown:injected'];
   if (outsideWrite === 'base-url' && provider === 'openai') [provider, providerReason] = ['unknown', 'provider-unknown:runtime-base-url'];
   if (callers) {
     [provider, providerReason] = callers === 'unproven' ? ['unknown', 'provider-unknown:injected']
