@@ -74,6 +74,15 @@ describe('an exception in one site', () => {
   it('a reason message never throws, even for a code that is not in the table', () => {
     assert.equal(reasonMessage('no-such-code' as ReasonCode, 'x'), 'no-such-code (x)');
   });
+
+  it('a detail that names a value and says why reads around the name (params-not-local)', () => {
+    assert.equal(reasonMessage('params-not-local', 'tools'), 'tools is built outside this unit; its shape must change.');
+    assert.equal(reasonMessage('params-not-local', 'response_format (shared is exported, a.ts)'), 'response_format (shared is exported, a.ts) is built outside this unit; its shape must change.');
+    assert.equal(
+      reasonMessage('params-not-local', "params: typed Params, the program's own type (a.ts)"),
+      "params is built outside this unit (typed Params, the program's own type (a.ts)); its shape must change.",
+    );
+  });
 });
 
 describe('a program the compiler cannot build', () => {

@@ -10,6 +10,11 @@ export interface ReasonCodeInfo {
   code: string;
   /** Template; `{detail}` is the part after the colon (host, param name, how…). */
   message: string;
+  /**
+   * Template for a detail that names a value and says why (`params: typed Params, the program's
+   * own type (input.ts)`): `{name}` and `{why}`, so the sentence reads around the name.
+   */
+  qualified?: string;
   fix: string;
   /** Spec rules that produce this code. */
   rules: readonly (RuleId | PatternId)[];
@@ -66,6 +71,7 @@ const TABLE = [
     fix: 'Write the tool loop by hand (P29), or use ResponsesToolRunner (openai 7).' },
   { code: 'params-not-local', rules: ['R-RESPFMT', 'R-TOOLS', 'R-TOOLCHOICE', 'R-WEBSEARCH', 'R-STREAMOPTS'],
     message: '{detail} is built outside this unit; its shape must change.',
+    qualified: '{name} is built outside this unit ({why}); its shape must change.',
     fix: 'Convert the builder to the Responses shape (docs/migration-spec.md §2), then re-run.' },
   { code: 'messages-not-local', rules: ['M-INPUT', 'M-CONTENT-UNTYPED'],
     message: 'Messages are built elsewhere and may contain parts/tool turns that must change shape ({detail}).',
@@ -161,7 +167,10 @@ export function reasonInfo(code: string): ReasonCodeInfo | undefined {
  * Total on purpose: it runs while the report is built, where a throw would lose the whole run.
  */
 export function reasonMessage(code: ReasonCode, detail?: string): string {
-  const template = BY_CODE.get(code)?.message ?? `${code} ({detail})`;
+  const info = BY_CODE.get(code);
+  const named = info?.qualified && detail !== undefined ? /^([\w$.[\]]+): ([^]+)$/.exec(detail) : null;
+  if (named) return info!.qualified!.replaceAll('{name}', named[1]).replaceAll('{why}', named[2]);
+  const template = info?.message ?? `${code} ({detail})`;
   if (detail !== undefined) return template.replaceAll('{detail}', detail);
   return template.replace(/ \(\{detail\}\)/g, '').replaceAll('{detail}', 'this');
 }
