@@ -8,19 +8,13 @@
  * see, and the field is not proven (usesOtherThanExtends).
  */
 import { returnExpressions, ts, unwrap } from './ast.js';
+import { symbolOf } from './references.js';
 
 type FunctionLike = ts.FunctionDeclaration | ts.FunctionExpression | ts.ArrowFunction;
 
 /** The function a callee or a name stands for, when the project declares it with a body. */
 function functionOf(checker: ts.TypeChecker, expr: ts.Expression): FunctionLike | undefined {
-  let symbol = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(expr) ? expr.name : expr);
-  if (symbol && symbol.flags & ts.SymbolFlags.Alias) {
-    try {
-      symbol = checker.getAliasedSymbol(symbol);
-    } catch {
-      return undefined;
-    }
-  }
+  const symbol = symbolOf(checker, ts.isPropertyAccessExpression(expr) ? expr.name : expr);
   for (const d of symbol?.declarations ?? []) {
     if (d.getSourceFile().isDeclarationFile) return undefined;
     if (ts.isFunctionDeclaration(d) && d.body) return d;
@@ -72,17 +66,7 @@ export function factoryOf(cls: ts.ClassLikeDeclaration): { fn: FunctionLike; nam
  */
 export function usesOtherThanExtends(checker: ts.TypeChecker, factory: { fn: FunctionLike; name: ts.Identifier }, files: readonly ts.SourceFile[]): ts.Node | undefined {
   const target = checker.getSymbolAtLocation(factory.name);
-  const isFactory = (n: ts.Identifier) => {
-    let s = checker.getSymbolAtLocation(n);
-    if (s && s.flags & ts.SymbolFlags.Alias) {
-      try {
-        s = checker.getAliasedSymbol(s);
-      } catch {
-        return false;
-      }
-    }
-    return s === target;
-  };
+  const isFactory = (n: ts.Identifier) => symbolOf(checker, n) === target;
   let found: ts.Node | undefined;
   for (const sf of files) {
     const visit = (n: ts.Node): void => {
