@@ -118,16 +118,23 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
   const unscanned = (file: string, test: (other: string) => boolean): Unscanned | undefined => {
     const component = input.components.find(test);
     if (component) return { where: `${path.relative(input.cwd, component)}, a component file the tool does not scan` };
-    const folders = packageFolders(file);
-    if (!folders || covered(folders.outer)) return undefined;
-    const { near, outer } = folders;
-    const others = outsideOf(outer);
-    if (!others) return { why: `its package (${path.relative(input.cwd, outer) || '.'}) has too many files outside the paths given to check` };
-    // a package around it (an application holding a server/ package) counts where it imports into it
-    const other = others.find((o) => around(o, near) && test(o));
+    const outsideFiles = outsideFor(file);
+    if (!outsideFiles || 'why' in outsideFiles) return outsideFiles;
+    const other = outsideFiles.others.find((o) => around(o, outsideFiles.near) && test(o));
     return other ? { where: `${path.relative(input.cwd, other)}, outside the paths given` } : undefined;
   };
-  /** Whether a file outside the paths given may use `near`'s package: it is in it, or it imports into it. */
+  /** The files outside the paths given in the packages that may use `file` (none when the run covers them), or why they cannot all be read. */
+  const outsideFor = (file: string): { others: readonly string[]; near: string } | { why: string } | undefined => {
+    const folders = packageFolders(file);
+    if (!folders || covered(folders.outer)) return undefined;
+    const others = outsideOf(folders.outer);
+    if (!others) return { why: `its package (${path.relative(input.cwd, folders.outer) || '.'}) has too many files outside the paths given to check` };
+    return { others, near: folders.near };
+  };
+  /**
+   * Whether a file outside the paths given may use `near`'s package: it is in it, or, in a package
+   * around it (an application holding a server/ package), it imports into it.
+   */
   const around = (other: string, near: string) =>
     isAtOrBelow(other, near) || importsInto(other, read(other) ?? '', near, input.layout.packageFor(other)?.dir ?? path.dirname(other));
   return {
@@ -178,11 +185,9 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
       return other && ('where' in other ? `named in ${other.where}` : other.why);
     },
     filesOutside(file, test) {
-      const folders = packageFolders(file);
-      if (!folders || covered(folders.outer)) return [];
-      const others = outsideOf(folders.outer);
-      if (!others) return { why: `its package (${path.relative(input.cwd, folders.outer) || '.'}) has too many files outside the paths given to check` };
-      return others.filter((o) => around(o, folders.near) && test(read(o) ?? '', o));
+      const outsideFiles = outsideFor(file);
+      if (!outsideFiles || 'why' in outsideFiles) return outsideFiles ?? [];
+      return outsideFiles.others.filter((o) => around(o, outsideFiles.near) && test(read(o) ?? '', o));
     },
     textOutside(file, test) {
       const other = unscanned(file, (f) => test(read(f) ?? '', f));
