@@ -942,16 +942,18 @@ export class ProviderResolver {
   private methodsLent(cls: ts.ClassLikeDeclaration): string | undefined {
     const search = this.ctx.callerSearch;
     if (!cls.name || !search) return undefined;
-    // only the files that may lend it: they read a prototype, or hand the class to a function
+    // only the files that may lend it: they read a prototype, or hand the class to a function;
+    // those of its package outside the paths given too, read like the run's
     const name = cls.name.text;
+    const own = cls.getSourceFile();
     const handed = new RegExp(`[(,[]\\s*${escapeRegExp(name)}\\s*[,)\\]]`);
-    const lending = search.filesNaming(name).filter((f) => {
-      const text = search.textOf(f) ?? '';
-      return text.includes('.prototype') || handed.test(text);
-    });
+    const word = new RegExp(`(?<![\\w$])${escapeRegExp(name)}(?![\\w$])`);
+    const mayLend = (text: string) => text.includes('.prototype') || handed.test(text);
+    const outside = search.filesOutside(own.fileName, (text) => word.test(text) && mayLend(text));
+    if ('why' in outside) return outside.why;
+    const lending = [...search.filesNaming(name).filter((f) => mayLend(search.textOf(f) ?? '')), ...outside];
     const { files, missing } = loadedSourceFiles(this.ctx, lending);
     if (missing.length) return `the modules that name ${name} were not looked at yet`;
-    const own = cls.getSourceFile();
     const lent = prototypeLent(this.ctx.checker, cls, files.includes(own) ? files : [own, ...files], (id) => resolveClass(this.ctx.checker, id) === cls);
     return lent && `its methods may run with another \`this\` in ${locationOf(this.ctx, lent)} (${shortText(lent, 40)})`;
   }
