@@ -15,6 +15,7 @@ import { aliasTarget, declarationOf, writtenValue } from './bindings.js';
 import { type ScanContext, locationOf, resolveClass, isProjectFile, relativeFile } from './context.js';
 import { calledFunction, loadedSourceFiles } from './callers.js';
 import { isExported } from './references.js';
+import { escapeRegExp } from '../regexp.js';
 import { COMPUTED_WRITE, REFLECTIVE_WRITE, findIdentifier, memberWritePattern, storedElsewhere } from './writes.js';
 
 /** How many functions deep an object holding a client is followed for writes into it. */
@@ -47,14 +48,20 @@ export class WriteReader {
     if (cached) return cached;
     const writes = memberWritePattern(name);
     // and the files naming the class that write a member by a key the tool cannot read (`agent[k] = v`)
+    const writesMember = (text: string) => writes.test(text) || REFLECTIVE_WRITE.test(text) || COMPUTED_WRITE.test(text);
     const paths = new Set([
-      ...this.filesOfRun(name, (text) => writes.test(text) || REFLECTIVE_WRITE.test(text) || COMPUTED_WRITE.test(text)),
+      ...this.filesOfRun(name, writesMember),
       ...(cls.name ? this.filesOfRun(cls.name.text, (text) => COMPUTED_WRITE.test(text)) : []),
     ]);
+    // and those of its package outside the paths given, read like the run's (`migrate-responses
+    // src/services`: src/setup.ts writes `summarizer.client = groq`)
+    const named = (word: string) => new RegExp(`(?<![\\w$])${escapeRegExp(word)}(?![\\w$])`);
+    const outside = this.filesWrittenOutside(cls.getSourceFile().fileName, (text) =>
+      (named(name).test(text) && writesMember(text)) || (cls.name !== undefined && named(cls.name.text).test(text) && COMPUTED_WRITE.test(text)));
+    if (!('why' in outside)) for (const f of outside) paths.add(f);
     const { files, missing } = loadedSourceFiles(this.ctx, paths);
-    const unseen = this.writtenOutside(cls.getSourceFile().fileName, (text) => writes.test(text) || REFLECTIVE_WRITE.test(text));
     let result: OutsideWrites;
-    if (unseen) result = { pending: `a member ${name} may be written in ${unseen}` };
+    if ('why' in outside) result = { pending: outside.why };
     else if (missing.length) result = { pending: `files that write a member ${name} were not looked at yet` };
     else {
       const values: ts.Expression[] = [];
@@ -293,10 +300,13 @@ export class WriteReader {
     const search = this.ctx.callerSearch;
     if ('hidden' in own || !search || !isExported(this.ctx.checker, holder.name)) return own;
     const ownFile = path.normalize(holder.getSourceFile().fileName);
-    // `migrate-responses src/services`: src/app.ts may set deps.client to another vendor's client
-    const outside = search.namedOutside(ownFile, holder.name.text);
-    if (outside) return { unseen: `${holder.name.text} may be written out of view: ${outside}` };
-    const { files, missing } = loadedSourceFiles(this.ctx, search.filesNaming(holder.name.text).filter((f) => path.normalize(f) !== ownFile));
+    // and those of its package outside the paths given, read like the run's (`migrate-responses
+    // src/services`: src/app.ts sets deps.client to another vendor's client)
+    const word = new RegExp(`(?<![\\w$])${escapeRegExp(holder.name.text)}(?![\\w$])`);
+    const outside = search.filesOutside(ownFile, (text) => word.test(text));
+    if ('why' in outside) return { unseen: outside.why };
+    const naming = [...search.filesNaming(holder.name.text), ...outside].filter((f) => path.normalize(f) !== ownFile);
+    const { files, missing } = loadedSourceFiles(this.ctx, naming);
     if (missing.length) return { unseen: `the modules that import ${holder.name.text} were not looked at yet` };
     const out = [...own];
     const writes = memberWritePattern(member);

@@ -2058,6 +2058,9 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
   // P-UNION (second stream): a module that writes another vendor's client (or a test's double)
   // into an instance of the class, from outside it; or (P-RUNTIME) re-points the client it holds
   let outsideWrite: 'vendor' | 'double' | 'loose' | 'base-url' | 'lent' | undefined;
+  // the module that writes is left out of the paths given (`migrate-responses chat.ts`): read,
+  // never rewritten, and every site's outcome is the same as when it is given
+  let setupOutside: string | undefined;
   if (holderClass && publicField && baseUrl !== 'env' && x.bool(0.5)) {
     const constructedHere = host !== 'injected-param' && host !== 'injected-ctor';
     // a public method to lend (a `#private` one cannot be read from outside)
@@ -2099,7 +2102,12 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
     else w.stmt(`shared.${fieldName} = { chat: { completions: { create: async () => ({ choices: [] }) } } }${ctx.ts ? ' as unknown as OpenAI' : ''}`);
     const exported = outsideWrite === 'lent' ? 'shared, viaVendor' : 'shared';
     w.stmt(cjs ? `module.exports = { ${exported} }` : `export { ${exported} }`);
-    files[`${dir}${outsideWrite === 'double' ? 'setup.test' : 'setup'}.${ext}`] = joinLines(w, st.eol);
+    const setupFile = `${dir}${outsideWrite === 'double' ? 'setup.test' : 'setup'}.${ext}`;
+    files[setupFile] = joinLines(w, st.eol);
+    if (x.bool(0.3)) {
+      setupOutside = setupFile;
+      shape(ctx, 'roots:writer-outside-paths');
+    }
   }
   files[main] = [...head.lines, ...ctx.prelude, ...body.lines]
     .join('\n')
@@ -2130,7 +2138,7 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
   });
   const sources = Object.keys(files).filter((f) => /\.(ts|cts|mts|js|cjs|mjs)$/.test(f)).sort();
   // with a root tsconfig.json, '.' is the type-aware mode (several times slower): a third of the layouts
-  const roots = layout !== 'flat' && x.bool(0.35) ? ['.'] : sources;
+  const roots = setupOutside ? sources.filter((f) => f !== setupOutside) : layout !== 'flat' && x.bool(0.35) ? ['.'] : sources;
   if (roots[0] === '.') shape(ctx, 'roots:dot');
   return { files, sites, expected, roots, typecheckSpecifiers, shapes: [...ctx.shapes].sort() };
 }

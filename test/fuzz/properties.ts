@@ -206,8 +206,15 @@ function forTypecheck(program: GeneratedProgram, file: string, text: string): st
  * for W-EDGE (its exported functions' callers "live elsewhere") and for the files searched for
  * callers. ESM like this repository's, which the programs were written and type-checked for.
  */
+/**
+ * What makes a program a project of its own inside this repository's test/tmp: a package.json,
+ * and a `.git` folder, so that the tool takes the program's folder for the repository top (no
+ * outer package is searched, and this repository's .gitignore, which ignores test/tmp, does not
+ * hide the program's files that are outside the paths given).
+ */
 function isolation(program: GeneratedProgram): Record<string, string> {
-  return 'package.json' in program.files ? {} : { 'package.json': '{ "name": "fuzz-program", "private": true, "type": "module" }\n' };
+  const git = { '.git/HEAD': 'ref: refs/heads/main\n' };
+  return 'package.json' in program.files ? git : { ...git, 'package.json': '{ "name": "fuzz-program", "private": true, "type": "module" }\n' };
 }
 
 function writeFiles(dir: string, files: Record<string, string>): void {
