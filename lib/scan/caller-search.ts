@@ -174,15 +174,20 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
       return this.namedOutside(file, name);
     },
     namedOutside(file, name) {
-      const mentions = name === 'default' ? importing(file) : naming(name);
+      const unscannable = this.namedUnscannable(file, name);
+      if (unscannable) return unscannable;
+      const other = unscanned(file, name === 'default' ? importing(file) : naming(name));
+      return other && ('where' in other ? `named in ${other.where}` : other.why);
+    },
+    namedUnscannable(file, name) {
       const root = rootOf(file);
       const skipped = skippedOf(root).filter((s) => !mirrors(s, file, root)).flatMap((s) => s.files).find((other) => {
         const text = read(other);
         return text !== undefined && (name === 'default' || naming(name)(other)) && importsModule(other, text, file);
       });
       if (skipped) return `named in ${path.relative(input.cwd, skipped)}, in a folder the tool skips (build, out, dist and coverage hold generated code elsewhere)`;
-      const other = unscanned(file, mentions);
-      return other && ('where' in other ? `named in ${other.where}` : other.why);
+      const component = input.components.find(name === 'default' ? importing(file) : naming(name));
+      return component && `named in ${path.relative(input.cwd, component)}, a component file the tool does not scan`;
     },
     filesOutside(file, test) {
       const outsideFiles = outsideFor(file);

@@ -54,6 +54,8 @@ export interface FollowSearch {
    * may be constructed there, a callee called there (W-EDGE, W-INJECTED).
    */
   namedOutside(file: string, name: string): string | undefined;
+  /** namedOutside's files that the tool cannot load: a component, a skipped folder's file. */
+  namedUnscannable(file: string, name: string): string | undefined;
   /**
    * Where a file the run does not scan, among those that may use `file` (a component, a file of
    * its package outside the paths given), has a text `test` accepts: a write the provider proof

@@ -18,7 +18,7 @@ import { ModuleResolver } from '../project/resolver.js';
 import { withSdkNameInText } from '../project/sdk-names.js';
 import { mayHoldCallSite } from '../files.js';
 import { exportsChatEndpoint, importersOf, runTextReader } from './endpoint-importers.js';
-import { CallerSearch, PublishedPackages, findCallerFiles } from './injected.js';
+import { CallerSearch, PublishedPackages, exportKey, findCallerFiles, mentionPattern } from './injected.js';
 import { ProviderResolver, type ReasonRef } from './provider.js';
 import { RequestAnalyzer } from './request.js';
 import { ResultAnalyzer } from './results.js';
@@ -172,6 +172,14 @@ export function scan(input: ScanInput): ScanResult {
     const wanted = [...injected.callers.wanted.values()];
     injected.callers.wanted.clear();
     const found = wanted.length ? findCallerFiles(wanted, input.files ?? candidates.map((c) => c.path), readRunText) : new Map<string, string[]>();
+    // and among the files of its package outside the paths given, loaded like the run's; when they
+    // cannot all be read, the export stays unsearched and its holder unproven
+    for (const ref of wanted) {
+      const pattern = mentionPattern(ref);
+      const outside = follow.filesOutside(ref.file, (text) => pattern.test(text));
+      if ('why' in outside) found.delete(exportKey(ref));
+      else found.get(exportKey(ref))?.push(...outside.map((f) => path.normalize(f)));
+    }
     for (const [key, files] of found) injected.callers.searched.set(key, files);
     const followed = [...follow.wanted].map((f) => path.normalize(f));
     follow.wanted.clear();

@@ -67,18 +67,20 @@ export function moduleSpecifierPattern(file: string): string {
   return `['"\`][^'"\`\\n]*\\b(?:${moduleNames(file).map(escapeRegExp).join('|')})(?:\\.[a-z]+)?['"\`]`;
 }
 
+/** A text that may import an export: it names it as a word, or names its module in a string. */
+export function mentionPattern(ref: ExportRef): RegExp {
+  const parts = [moduleSpecifierPattern(ref.file)];
+  if (ref.name !== 'default') parts.push(`(?<![\\w$])${escapeRegExp(ref.name)}(?![\\w$])`);
+  return new RegExp(parts.join('|'));
+}
+
 /**
  * Among `files` (every source file of the run), the ones that may import each wanted export: they
  * name it as a word, or name its module in a string. One read of each file for all the exports.
  * `texts` has the files already in memory; the others are read from disk.
  */
 export function findCallerFiles(wanted: readonly ExportRef[], files: readonly string[], read: TextReader): Map<string, string[]> {
-  const tests = wanted.map((ref) => {
-    const words = ref.name === 'default' ? [] : [ref.name];
-    const parts = [moduleSpecifierPattern(ref.file)];
-    if (words.length) parts.push(`(?<![\\w$])${escapeRegExp(words[0])}(?![\\w$])`);
-    return { key: exportKey(ref), re: new RegExp(parts.join('|')) };
-  });
+  const tests = wanted.map((ref) => ({ key: exportKey(ref), re: mentionPattern(ref) }));
   const any = new RegExp(tests.map((t) => t.re.source).join('|'));
   const out = new Map<string, string[]>(tests.map((t) => [t.key, []]));
   for (const file of files) {
@@ -182,7 +184,7 @@ export interface InjectedScope {
   callers: CallerSearch;
   publishedBy(file: string): string | undefined;
   /** W-EDGE: where a module of the run may load a file by a computed path (callers.ts FollowSearch). */
-  callerSearch?: Pick<FollowSearch, 'loadedByComputedPath' | 'namedOutside'>;
+  callerSearch?: Pick<FollowSearch, 'loadedByComputedPath' | 'namedUnscannable'>;
 }
 
 type Found<T> = T | { why: string };
@@ -447,9 +449,10 @@ export function invocationsOf(scope: InjectedScope, holder: Holder, level = 0): 
     if (done.size > MAX_EXPORT_HOPS) return { why: `${holder.name} is re-exported through too many modules to follow` };
     const pkg = scope.publishedBy(ref.file);
     if (pkg) return { why: `${holder.name} is exported by the published package ${pkg}, whose users are out of view` };
-    // `migrate-responses src/services`: src/app.ts may build it with another vendor's client
-    const outside = scope.callerSearch?.namedOutside(ref.file, ref.name);
-    if (outside) return { why: `${holder.name} may be ${holder.kind === 'class' ? 'constructed' : 'called'} out of view: ${outside}` };
+    // a component or a skipped folder may build it with another vendor's client (the files of the
+    // package outside the paths given were searched and loaded with the run's: lib/scan/index.ts)
+    const unscannable = scope.callerSearch?.namedUnscannable(ref.file, ref.name);
+    if (unscannable) return { why: `${holder.name} may be ${holder.kind === 'class' ? 'constructed' : 'called'} out of view: ${unscannable}` };
     if (!scope.callers.inView(ref)) {
       pending = true;
       continue;
