@@ -403,14 +403,16 @@ export class ProviderResolver {
   private baseURLAssignment: string | null | undefined;
 
   private baseURLSetAt(construction: ts.Node): string | undefined {
+    // a test or script runs in a process of its own (runsInOwnProcess): a write there sets nothing
+    // for the application, in the paths given or outside them (openai-node's tests set it for a
+    // local server; its examples never run them)
+    const ownProcess = (file: string) => runsInOwnProcess(relativeFile(this.ctx.cwd, file));
     if (this.baseURLAssignment === undefined) {
-      const named = this.writes.filesOfRun(SDK_BASE_URL_ENV, (text) => BASE_URL_ENV_WRITE.test(text));
+      const named = this.writes.filesOfRun(SDK_BASE_URL_ENV, (text, file) => !ownProcess(file) && BASE_URL_ENV_WRITE.test(text));
       this.baseURLAssignment = named.length ? relativeFile(this.ctx.cwd, named[0]) : null;
     }
     if (this.baseURLAssignment) return this.baseURLAssignment;
-    // as for the writes that do not name it, a test or script there runs in a process of its own
-    // (openai-node's tests set it, its examples do not run them)
-    const unseen = this.writes.writtenOutside(construction.getSourceFile().fileName, (text, file) => !runsInOwnProcess(relativeFile(this.ctx.cwd, file)) && BASE_URL_ENV_WRITE.test(text));
+    const unseen = this.writes.writtenOutside(construction.getSourceFile().fileName, (text, file) => !ownProcess(file) && BASE_URL_ENV_WRITE.test(text));
     if (unseen) return unseen;
     // what sets it without naming it counts in the client's own package only, in the application's process
     const root = this.packageRootOf(construction.getSourceFile().fileName);
