@@ -96,6 +96,16 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
     return found;
   };
   const runFiles = [...run];
+  // the files of the outermost package around a file's own (root) that lie outside it, per pair
+  const aroundIn = new Map<string, readonly string[]>();
+  const aroundFiles = (file: string, root: string): readonly string[] => {
+    const folders = packageFolders(file);
+    if (!folders || folders.outer === root || covered(folders.outer)) return [];
+    const key = `${folders.outer}\0${root}`;
+    let files = aroundIn.get(key);
+    if (!files) aroundIn.set(key, (files = (outsideOf(folders.outer) ?? []).filter((f) => !isAtOrBelow(f, root))));
+    return files;
+  };
   const rootOf = (file: string) => input.layout.importersRootOf(file) ?? path.dirname(file);
   /**
    * The folders whose files the run does not scan may use `file`: its package (its workspace), and
@@ -146,6 +156,12 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
       for (const [other, loads] of [...loaders(runFiles), ...(outsideFiles ? loaders(outsideFiles) : [])]) {
         if (other === target) continue;
         const load = loads.find((l) => loadReaches(l, target, rootOf(other) === root));
+        if (load) return `${path.relative(input.cwd, other)}:${load.line}`;
+      }
+      // a package around it (an application holding a server/ package) may load from its folder:
+      // `` import(`./server/plugins/${name}.js`) `` (a load whose path says nothing counts in its own package only)
+      for (const [other, loads] of loaders(aroundFiles(target, root))) {
+        const load = loads.find((l) => l.folder !== undefined && loadReaches(l, target, false));
         if (load) return `${path.relative(input.cwd, other)}:${load.line}`;
       }
       return undefined;
