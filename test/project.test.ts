@@ -363,3 +363,27 @@ describe('W-FOLLOW: the files that name a function (lib/scan/caller-search.ts)',
     assert.deepEqual(scanned, [['a.ts', 'b.ts', 'c.ts'], ['a.ts', 'd.ts'], ['a.ts', 'd.ts'], ['a.ts'], ['c.ts'], ['d.ts', 'e.ts'], ['c.ts'], []]);
   });
 });
+
+describe('W-EDGE outside the paths given (lib/scan/caller-search.ts)', () => {
+  const files: Record<string, string> = {
+    '.git/HEAD': 'ref: refs/heads/main\n',
+    'package.json': '{ "name": "app", "private": true }',
+    'src/ai.ts': 'export async function ask() {}',
+    'src/routes/title.ts': "import { ask } from '../ai';\nask();",
+    'lib/plugins.ts': 'export const load = (name: string) => import(`../src/${name}.js`).then((m) => m.default);',
+  };
+  const dir = tree(files);
+  const target = path.join(dir, 'src/ai.ts');
+  const search = (maxOutsideFiles?: number) =>
+    createCallerSearch({ files: [target], components: [], read: runTextReader(new Map()), layout: new ProjectLayout(), roots: [target], cwd: dir, maxOutsideFiles });
+
+  it('finds a caller and a computed load among the package\'s files outside the paths given', () => {
+    assert.equal(search().namedOutside(target, 'ask'), 'named in src/routes/title.ts, outside the paths given');
+    assert.equal(search().loadedByComputedPath(target), 'lib/plugins.ts:1');
+  });
+
+  it('stops, saying why, when the package has too many such files to read', () => {
+    assert.equal(search(1).namedOutside(target, 'ask'), 'its package (.) has too many files outside the paths given to check');
+    assert.equal(search(1).loadedByComputedPath(target), 'a file of its package (.), which has too many files outside the paths given to check');
+  });
+});

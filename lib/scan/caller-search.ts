@@ -27,6 +27,8 @@ export interface CallerSearchInput {
   cwd: string;
   /** Where the project ends (Options.boundary); undefined: at the repository top. */
   boundary?: ProjectBoundary;
+  /** Files outside the paths given read at most, per package (MAX_OUTSIDE_FILES; smaller in tests). */
+  maxOutsideFiles?: number;
 }
 
 /** Files outside the paths given that are read to look for callers, at most (W-EDGE past it). */
@@ -48,7 +50,7 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
       } catch {
         files = undefined;
       }
-      outside.set(root, files && files.length <= MAX_OUTSIDE_FILES ? files : undefined);
+      outside.set(root, files && files.length <= (input.maxOutsideFiles ?? MAX_OUTSIDE_FILES) ? files : undefined);
     }
     return outside.get(root);
   };
@@ -98,14 +100,21 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
   const runFiles = [...run];
   // the files of the outermost package around a file's own (root) that lie outside it, per pair
   const aroundIn = new Map<string, readonly string[]>();
-  const aroundFiles = (file: string, root: string): readonly string[] => {
+  const noFiles: readonly string[] = [];
+  const aroundFiles = (file: string, root: string): { files: readonly string[] } | { why: string } => {
     const folders = packageFolders(file);
-    if (!folders || folders.outer === root || covered(folders.outer)) return [];
+    if (!folders || folders.outer === root || covered(folders.outer)) return { files: noFiles };
     const key = `${folders.outer}\0${root}`;
     let files = aroundIn.get(key);
-    if (!files) aroundIn.set(key, (files = (outsideOf(folders.outer) ?? []).filter((f) => !isAtOrBelow(f, root))));
-    return files;
+    if (!files) {
+      const all = outsideOf(folders.outer);
+      if (!all) return { why: tooMany(folders.outer) };
+      aroundIn.set(key, (files = all.filter((f) => !isAtOrBelow(f, root))));
+    }
+    return { files };
   };
+  /** Where a search stops because a package has too many files outside the paths given to read. */
+  const tooMany = (folder: string) => `a file of its package (${path.relative(input.cwd, folder) || '.'}), which has too many files outside the paths given to check`;
   const rootOf = (file: string) => input.layout.importersRootOf(file) ?? path.dirname(file);
   /**
    * The folders whose files the run does not scan may use `file`: its package (its workspace), and
@@ -153,6 +162,8 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
       const target = path.normalize(file);
       const root = rootOf(target);
       const outsideFiles = covered(root) ? undefined : outsideOf(root);
+      // a package too large to read may load it anywhere: as the caller search, it stops
+      if (!covered(root) && !outsideFiles) return tooMany(root);
       for (const [other, loads] of [...loaders(runFiles), ...(outsideFiles ? loaders(outsideFiles) : [])]) {
         if (other === target) continue;
         const load = loads.find((l) => loadReaches(l, target, rootOf(other) === root));
@@ -160,7 +171,9 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
       }
       // a package around it (an application holding a server/ package) may load from its folder:
       // `` import(`./server/plugins/${name}.js`) `` (a load whose path says nothing counts in its own package only)
-      for (const [other, loads] of loaders(aroundFiles(target, root))) {
+      const around = aroundFiles(target, root);
+      if ('why' in around) return around.why;
+      for (const [other, loads] of loaders(around.files)) {
         const load = loads.find((l) => l.folder !== undefined && loadReaches(l, target, false));
         if (load) return `${path.relative(input.cwd, other)}:${load.line}`;
       }
