@@ -136,7 +136,8 @@ function joinPath(dir: string, name: string): string {
   return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
 }
 
-function isInside(real: string, rootReal: string): boolean {
+/** Whether a path is `rootReal` or lies below it. */
+export function isInside(real: string, rootReal: string): boolean {
   if (real === rootReal) return true;
   const prefix = rootReal.endsWith(path.sep) ? rootReal : rootReal + path.sep;
   return real.startsWith(prefix);

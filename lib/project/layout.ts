@@ -64,8 +64,17 @@ export function isApplicationPackage(pkg: PackageInfo): boolean {
 /** A statement at the top of a module (no indentation) that makes a server listen: `app.listen(3000)`. */
 const TOP_LEVEL_LISTEN = /^(?:await\s+)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\.listen\s*\(/m;
 
+/** mainListens' answers: asked for each file of a package (isPublished), read once per package. */
+const LISTENS = new WeakMap<PackageInfo, boolean>();
+
 /** Whether the package's `main` (a source file beside the package.json) starts a server when it is loaded. */
 function mainListens(pkg: PackageInfo): boolean {
+  let listens = LISTENS.get(pkg);
+  if (listens === undefined) LISTENS.set(pkg, (listens = readMainListens(pkg)));
+  return listens;
+}
+
+function readMainListens(pkg: PackageInfo): boolean {
   if (typeof pkg.json.main !== 'string') return false;
   const main = path.resolve(pkg.dir, pkg.json.main);
   if (!main.startsWith(pkg.dir + path.sep)) return false;

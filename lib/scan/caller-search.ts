@@ -4,12 +4,12 @@
  * when a site's value first leaves through an exported function, and once.
  */
 import path from 'node:path';
-import { discoverFiles } from '../files.js';
+import { discoverFiles, isInside } from '../files.js';
 import type { ProjectLayout } from '../project/layout.js';
 import type { ProjectBoundary } from '../options.js';
 import type { FollowSearch } from './callers.js';
 import type { TextReader } from './endpoint-importers.js';
-import { escapeRegExp } from '../regexp.js';
+import { escapeRegExp, wordPattern } from '../regexp.js';
 import { moduleNames, moduleSpecifierPattern } from './injected.js';
 import { computedLoads, loadReaches, type ComputedLoad } from './computed-imports.js';
 import { importsModule, mirrors, skippedFolders, type SkippedFolder } from './skipped-folders.js';
@@ -64,7 +64,7 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
     }
     return folders;
   };
-  const covered = (dir: string) => input.roots.some((r) => isAtOrBelow(dir, r));
+  const covered = (dir: string) => input.roots.some((r) => isInside(dir, r));
   /** Whether the file's text names `name` as a whole identifier. */
   const naming = (name: string) => {
     const word = wordPattern(name);
@@ -98,23 +98,8 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
     return found;
   };
   const runFiles = [...run];
-  // the files of the outermost package around a file's own (root) that lie outside it, per pair
-  const aroundIn = new Map<string, readonly string[]>();
-  const noFiles: readonly string[] = [];
-  const aroundFiles = (file: string, root: string): { files: readonly string[] } | { why: string } => {
-    const folders = packageFolders(file);
-    if (!folders || folders.outer === root || covered(folders.outer)) return { files: noFiles };
-    const key = `${folders.outer}\0${root}`;
-    let files = aroundIn.get(key);
-    if (!files) {
-      const all = outsideOf(folders.outer);
-      if (!all) return { why: tooMany(folders.outer) };
-      aroundIn.set(key, (files = all.filter((f) => !isAtOrBelow(f, root))));
-    }
-    return { files };
-  };
-  /** Where a search stops because a package has too many files outside the paths given to read. */
-  const tooMany = (folder: string) => `a file of its package (${path.relative(input.cwd, folder) || '.'}), which has too many files outside the paths given to check`;
+  /** A package folder as the report shows it. */
+  const shown = (folder: string) => path.relative(input.cwd, folder) || '.';
   const rootOf = (file: string) => input.layout.importersRootOf(file) ?? path.dirname(file);
   /**
    * The folders whose files the run does not scan may use `file`: its package (its workspace), and
@@ -122,12 +107,12 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
    * top. None when no package holds it below the top (a fixture in this repository).
    */
   const packageFolders = (file: string): { near: string; outer: string } | undefined => {
-    const chain = input.layout.packageChain(file).filter((p) => top === undefined || isAtOrBelow(p.dir, top));
+    const chain = input.layout.packageChain(file).filter((p) => top === undefined || isInside(p.dir, top));
     if (!chain.length) return top === undefined ? { near: path.dirname(file), outer: path.dirname(file) } : undefined;
     const root = rootOf(file);
-    const near = top === undefined || isAtOrBelow(root, top) ? root : chain[0].dir;
+    const near = top === undefined || isInside(root, top) ? root : chain[0].dir;
     const outer = chain[chain.length - 1].dir;
-    return { near, outer: isAtOrBelow(near, outer) ? outer : near };
+    return { near, outer: isInside(near, outer) ? outer : near };
   };
   /**
    * The first file the run does not scan that `test` accepts: a component (its script may do
@@ -138,46 +123,50 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
     const component = input.components.find(test);
     if (component) return { where: `${path.relative(input.cwd, component)}, a component file the tool does not scan` };
     const outsideFiles = outsideFor(file);
-    if (!outsideFiles || 'why' in outsideFiles) return outsideFiles;
+    if (!outsideFiles) return undefined;
+    if ('tooLarge' in outsideFiles) return { why: tooLarge(outsideFiles.tooLarge) };
     const other = outsideFiles.others.find((o) => around(o, outsideFiles.near) && test(o));
     return other ? { where: `${path.relative(input.cwd, other)}, outside the paths given` } : undefined;
   };
-  /** The files outside the paths given in the packages that may use `file` (none when the run covers them), or why they cannot all be read. */
-  const outsideFor = (file: string): { others: readonly string[]; near: string } | { why: string } | undefined => {
+  /**
+   * The files outside the paths given in the packages that may use `file`, with its own package
+   * folder (`near`); none when the run covers them; the package folder with too many to read.
+   */
+  const outsideFor = (file: string): { others: readonly string[]; near: string } | { tooLarge: string } | undefined => {
     const folders = packageFolders(file);
     if (!folders || covered(folders.outer)) return undefined;
     const others = outsideOf(folders.outer);
-    if (!others) return { why: `its package (${path.relative(input.cwd, folders.outer) || '.'}) has too many files outside the paths given to check` };
-    return { others, near: folders.near };
+    return others ? { others, near: folders.near } : { tooLarge: folders.outer };
   };
+  const tooLarge = (folder: string) => `its package (${shown(folder)}) has too many files outside the paths given to check`;
   /**
    * Whether a file outside the paths given may use `near`'s package: it is in it, or, in a package
    * around it (an application holding a server/ package), it imports into it.
    */
   const around = (other: string, near: string) =>
-    isAtOrBelow(other, near) || importsInto(other, read(other) ?? '', near, input.layout.packageFor(other)?.dir ?? path.dirname(other));
+    isInside(other, near) || importsInto(other, read(other) ?? '', near, input.layout.packageFor(other)?.dir ?? path.dirname(other));
   return {
     wanted: new Set(),
     loadedByComputedPath(file) {
       const target = path.normalize(file);
       const root = rootOf(target);
-      const outsideFiles = covered(root) ? undefined : outsideOf(root);
+      // the run's files, and those outside the paths given in its package and in a package around
+      // it (an application holding a server/ package): a load whose path says nothing reaches
+      // the files of its own package only, `` import(`./server/plugins/${name}.js`) `` any below its folder
+      const outsideFiles = outsideFor(target);
+      const found = (files: readonly string[]) => {
+        for (const [other, loads] of loaders(files)) {
+          if (other === target) continue;
+          const load = loads.find((l) => loadReaches(l, target, rootOf(other) === root));
+          if (load) return `${path.relative(input.cwd, other)}:${load.line}`;
+        }
+        return undefined;
+      };
+      const inRun = found(runFiles);
+      if (inRun || !outsideFiles) return inRun;
       // a package too large to read may load it anywhere: as the caller search, it stops
-      if (!covered(root) && !outsideFiles) return tooMany(root);
-      for (const [other, loads] of [...loaders(runFiles), ...(outsideFiles ? loaders(outsideFiles) : [])]) {
-        if (other === target) continue;
-        const load = loads.find((l) => loadReaches(l, target, rootOf(other) === root));
-        if (load) return `${path.relative(input.cwd, other)}:${load.line}`;
-      }
-      // a package around it (an application holding a server/ package) may load from its folder:
-      // `` import(`./server/plugins/${name}.js`) `` (a load whose path says nothing counts in its own package only)
-      const around = aroundFiles(target, root);
-      if ('why' in around) return around.why;
-      for (const [other, loads] of loaders(around.files)) {
-        const load = loads.find((l) => l.folder !== undefined && loadReaches(l, target, false));
-        if (load) return `${path.relative(input.cwd, other)}:${load.line}`;
-      }
-      return undefined;
+      if ('tooLarge' in outsideFiles) return `a file of its package (${shown(outsideFiles.tooLarge)}), which has too many files outside the paths given to check`;
+      return found(outsideFiles.others);
     },
     filesNaming(name) {
       let files = named.get(name);
@@ -220,7 +209,8 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
     },
     filesOutside(file, test) {
       const outsideFiles = outsideFor(file);
-      if (!outsideFiles || 'why' in outsideFiles) return outsideFiles ?? [];
+      if (!outsideFiles) return [];
+      if ('tooLarge' in outsideFiles) return { why: tooLarge(outsideFiles.tooLarge) };
       return outsideFiles.others.filter((o) => around(o, outsideFiles.near) && test(read(o) ?? '', o));
     },
     textOutside(file, test) {
@@ -263,16 +253,6 @@ function wordIndex(files: Iterable<string>, read: TextReader): Map<string, strin
   return index;
 }
 
-/** `name` as a whole identifier, as lib/scan/injected.ts's caller search spells it. */
-function wordPattern(name: string): RegExp {
-  return new RegExp(`(?<![\\w$])${escapeRegExp(name)}(?![\\w$])`);
-}
-
-/** Whether `file` is `dir` or lies below it. */
-function isAtOrBelow(file: string, dir: string): boolean {
-  return file === dir || file.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
-}
-
 /** A module specifier in an import, export, `require` or `import()`. */
 const SPECIFIER = /(?:\bfrom|\bimport|\brequire\s*\(|\bimport\s*\()\s*['"`]([^'"`\n]+)['"`]/g;
 
@@ -288,7 +268,7 @@ function importsInto(file: string, text: string, dir: string, base: string): boo
   const named = rel && !rel.startsWith('..') ? new RegExp(`^(?:[@~#$]{1,2}/(?:[^'"\`]*/)?)?${escapeRegExp(rel)}(?:/|$)`) : undefined;
   for (const m of text.matchAll(SPECIFIER)) {
     const spec = m[1];
-    if (spec.startsWith('.') ? isAtOrBelow(path.resolve(path.dirname(file), spec), dir) : named?.test(spec)) return true;
+    if (spec.startsWith('.') ? isInside(path.resolve(path.dirname(file), spec), dir) : named?.test(spec)) return true;
   }
   return false;
 }

@@ -10,7 +10,7 @@ import type { ScanContext } from './context.js';
 import { propertyNameText, propertyValue, returnExpressions, stringValue, ts, unwrap, walk } from './ast.js';
 import { loadedSourceFiles } from './callers.js';
 import { symbolOf } from './references.js';
-import { escapeRegExp } from '../regexp.js';
+import { wordPattern } from '../regexp.js';
 
 /** The packages whose `Inject` decorator injects by token. */
 const DI_PACKAGES: ReadonlySet<string> = new Set(['@nestjs/common', '@angular/core']);
@@ -47,7 +47,7 @@ export function tokenProviders(ctx: ScanContext, token: ts.Expression): TokenPro
   const named = new Set([...search.filesNaming(key.text), ...(key.literal !== undefined ? search.filesNaming(literalText(key.literal)) : [])]);
   // and the files of its package outside the paths given (`migrate-responses src/ai` leaves out
   // src/app.module.ts, which may register the token too): read like the run's, never rewritten
-  const words = [key.text, ...(key.literal !== undefined ? [literalText(key.literal)] : [])].map((w) => new RegExp(`(?<![\\w$])${escapeRegExp(w)}(?![\\w$])`));
+  const words = [key.text, ...(key.literal !== undefined ? [literalText(key.literal)] : [])].map(wordPattern);
   const outside = search.filesOutside(token.getSourceFile().fileName, (text) => words.some((w) => w.test(text)));
   if ('why' in outside) unreadable = outside.why;
   else for (const f of outside) named.add(f);

@@ -21,7 +21,7 @@ import { isRequireCall } from './commonjs.js';
 import { isUntyped } from './types.js';
 import type { TextReader } from './endpoint-importers.js';
 import type { FollowSearch } from './callers.js';
-import { escapeRegExp } from '../regexp.js';
+import { escapeRegExp, wordPattern } from '../regexp.js';
 import { isApplicationPackage, type PackageInfo, type ProjectLayout } from '../project/layout.js';
 import type { ModuleResolver } from '../project/resolver.js';
 
@@ -70,7 +70,7 @@ export function moduleSpecifierPattern(file: string): string {
 /** A text that may import an export: it names it as a word, or names its module in a string. */
 export function mentionPattern(ref: ExportRef): RegExp {
   const parts = [moduleSpecifierPattern(ref.file)];
-  if (ref.name !== 'default') parts.push(`(?<![\\w$])${escapeRegExp(ref.name)}(?![\\w$])`);
+  if (ref.name !== 'default') parts.push(wordPattern(ref.name).source);
   return new RegExp(parts.join('|'));
 }
 

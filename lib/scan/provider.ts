@@ -26,7 +26,7 @@ import { WriteReader } from './write-reader.js';
 import { BASE_URL_MEMBER_WRITE, CHAT_METHOD_WRITE, TEST_FILE, baseURLWriteTarget, chatMethodWriteTarget, literalOfThis, memberWritePattern, writeTarget } from './writes.js';
 import { fetchHookEffect } from './fetch-hook.js';
 import { factoryOf, prototypeLent, usesOtherThanExtends } from './mixins.js';
-import { escapeRegExp } from '../regexp.js';
+import { escapeRegExp, wordPattern } from '../regexp.js';
 
 export type { ReasonRef };
 
@@ -949,7 +949,7 @@ export class ProviderResolver {
     const name = cls.name.text;
     const own = cls.getSourceFile();
     const handed = new RegExp(`[(,[]\\s*${escapeRegExp(name)}\\s*[,)\\]]`);
-    const word = new RegExp(`(?<![\\w$])${escapeRegExp(name)}(?![\\w$])`);
+    const word = wordPattern(name);
     const mayLend = (text: string) => text.includes('.prototype') || handed.test(text);
     const outside = search.filesOutside(own.fileName, (text) => word.test(text) && mayLend(text));
     if ('why' in outside) return outside.why;

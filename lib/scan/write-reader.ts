@@ -15,7 +15,7 @@ import { aliasTarget, declarationOf, writtenValue } from './bindings.js';
 import { type ScanContext, locationOf, resolveClass, isProjectFile, relativeFile } from './context.js';
 import { calledFunction, loadedSourceFiles } from './callers.js';
 import { isExported } from './references.js';
-import { escapeRegExp } from '../regexp.js';
+import { wordPattern } from '../regexp.js';
 import { COMPUTED_WRITE, REFLECTIVE_WRITE, findIdentifier, memberWritePattern, storedElsewhere } from './writes.js';
 
 /** How many functions deep an object holding a client is followed for writes into it. */
@@ -55,9 +55,10 @@ export class WriteReader {
     ]);
     // and those of its package outside the paths given, read like the run's (`migrate-responses
     // src/services`: src/setup.ts writes `summarizer.client = groq`)
-    const named = (word: string) => new RegExp(`(?<![\\w$])${escapeRegExp(word)}(?![\\w$])`);
+    const member = wordPattern(name);
+    const owner = cls.name && wordPattern(cls.name.text);
     const outside = this.filesWrittenOutside(cls.getSourceFile().fileName, (text) =>
-      (named(name).test(text) && writesMember(text)) || (cls.name !== undefined && named(cls.name.text).test(text) && COMPUTED_WRITE.test(text)));
+      (member.test(text) && writesMember(text)) || (owner !== undefined && owner.test(text) && COMPUTED_WRITE.test(text)));
     if (!('why' in outside)) for (const f of outside) paths.add(f);
     const { files, missing } = loadedSourceFiles(this.ctx, paths);
     let result: OutsideWrites;
@@ -302,7 +303,7 @@ export class WriteReader {
     const ownFile = path.normalize(holder.getSourceFile().fileName);
     // and those of its package outside the paths given, read like the run's (`migrate-responses
     // src/services`: src/app.ts sets deps.client to another vendor's client)
-    const word = new RegExp(`(?<![\\w$])${escapeRegExp(holder.name.text)}(?![\\w$])`);
+    const word = wordPattern(holder.name.text);
     const outside = search.filesOutside(ownFile, (text) => word.test(text));
     if ('why' in outside) return { unseen: outside.why };
     const naming = [...search.filesNaming(holder.name.text), ...outside].filter((f) => path.normalize(f) !== ownFile);
@@ -393,6 +394,8 @@ export class WriteReader {
   writesTo(scope: ts.Node, id: ts.Identifier, path: readonly string[], hops = 0, copiesEscape = false): Write[] | { hidden: ts.Node } {
     const symbol = this.ctx.checker.getSymbolAtLocation(id);
     if (!symbol) return [];
+    // the literal's methods, whose `this` reads the member (copiesEscape: methodBorrowed)
+    const methods = copiesEscape ? methodsOf(symbol) : undefined;
     const out: Write[] = [];
     let hidden: ts.Node | undefined;
     // one write: its right side at what is left of the path, or a value no right side shows
@@ -415,8 +418,8 @@ export class WriteReader {
         }
       }
       // `this.client` in its methods: a method run on another object reads that object's client
-      if (copiesEscape && !hidden) {
-        const borrowed = methodBorrowed(climbWrappers(n) as ts.Expression, methodsOf(symbol));
+      if (methods && !hidden) {
+        const borrowed = methodBorrowed(climbWrappers(n) as ts.Expression, methods);
         if (borrowed) {
           this.borrowed.add(borrowed);
           hidden = borrowed;
