@@ -9,7 +9,8 @@
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -463,6 +464,37 @@ describe('where a run puts the module, and how it creates it', () => {
     // neither imports, requires nor exports: its module system is not known
     const neither = project('cjs-neither', { 'package.json': '{}', 'chat.js': 'async function ask(client, h) {\n  return (await client.chat.completions.create({ model: \'m\', messages: h })).choices[0].message.content;\n}\nask.call(null, null, []);\n' });
     assert.match((await summary(neither)).sites.join(), /messages-not-local:this file neither imports nor requires anything, so the import of the run-time converter could not be written in its module system/);
+  });
+
+  it('no package.json: the repository top holds the module (a script beside its README); outside a repository, reported', async () => {
+    // corpus: Aymeric31/twitch-assistant-AI, one ESM chatbot.js and no package.json. The projects
+    // live outside this repository, whose package.json would otherwise be theirs.
+    const loose = mkdtempSync(path.join(os.tmpdir(), 'mr-no-package-'));
+    try {
+      const inRepository = (name: string, files: Record<string, string>) => {
+        const dir = path.join(loose, name);
+        for (const [rel, text] of Object.entries({ '.git/HEAD': 'ref: refs/heads/main\n', ...files })) {
+          mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+          writeFileSync(path.join(dir, rel), text);
+        }
+        return dir;
+      };
+      const esm = inRepository('esm', { 'bot/chatbot.js': SITE });
+      assert.deepEqual(await summary(esm), { sites: ['bot/chatbot.js migrated'], created: ['to-responses-input.js'], imports: ["import { toResponsesInput } from '../to-responses-input.js';"] });
+      const cjs = inRepository('cjs', { 'chatbot.js': "const OpenAI = require('openai');\nconst client = new OpenAI();\nmodule.exports = async (h) => (await client.chat.completions.create({ model: 'm', messages: h })).choices[0].message.content;\n" });
+      const made = await dry(cjs);
+      assert.deepEqual(made.changes.filter((c) => c.created).map((c) => [c.rel, c.after]), [['to-responses-input.js', renderConverter('cjs')]]);
+      const src = inRepository('src', { 'src/chat.js': SITE });
+      assert.deepEqual((await summary(src, ['src'])).created, ['src/to-responses-input.js'], 'a src/ folder, as in a package');
+      const bare = path.join(loose, 'bare');
+      mkdirSync(bare);
+      writeFileSync(path.join(bare, 'chat.js'), SITE);
+      assert.deepEqual(await summary(bare), {
+        sites: ['chat.js manual messages-not-local:neither a package.json nor a repository top (.git) above this file to hold the run-time converter module'], created: [], imports: [],
+      });
+    } finally {
+      rmSync(loose, { recursive: true, force: true });
+    }
   });
 
   it('--no-runtime-conversion reports the site as before and creates nothing', async () => {

@@ -128,6 +128,12 @@ export class ProjectLayout {
   private readonly tops = new Map<string, string>();
   private readonly workspaces = new Map<string, Map<string, PackageInfo> | null>();
 
+  /**
+   * `boundary`: where the project ends when it is not at a `.git` (Options.boundary: a fixture
+   * is a project of its own, and this repository's package.json around it is none of its own).
+   */
+  constructor(private readonly boundary?: string) {}
+
   /** The configuration that decides how `file` resolves its imports. */
   configFor(file: string): ResolutionConfig | undefined {
     return this.configOfDir(path.dirname(file)) ?? undefined;
@@ -162,20 +168,30 @@ export class ProjectLayout {
   }
 
   /**
-   * The repository top above `dir`: the nearest folder holding `.git`, or else the filesystem
-   * root. Configuration is never looked for above it.
+   * The repository top above `dir`: the nearest folder holding `.git` (or the boundary given),
+   * or else the filesystem root. Configuration is never looked for above it.
    */
   topOf(dir: string): string {
     const cached = this.tops.get(dir);
     if (cached) return cached;
     let current = dir;
-    for (let i = 0; i < MAX_UP && !existsSync(path.join(current, '.git')); i++) {
+    for (let i = 0; i < MAX_UP && !this.isTop(current); i++) {
       const up = path.dirname(current);
       if (up === current) break;
       current = up;
     }
     this.tops.set(dir, current);
     return current;
+  }
+
+  /** The repository top above `dir` when there is one (a `.git`, or the boundary given), not the filesystem root. */
+  repositoryTopOf(dir: string): string | undefined {
+    const top = this.topOf(dir);
+    return this.isTop(top) ? top : undefined;
+  }
+
+  private isTop(dir: string): boolean {
+    return dir === this.boundary || existsSync(path.join(dir, '.git'));
   }
 
   // ---- configuration ---------------------------------------------------------------------------

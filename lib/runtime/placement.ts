@@ -1,7 +1,8 @@
 /**
  * Where the run-time message converter of a package lives (M-CONTENT-UNTYPED, docs/migration-spec.md
- * §3), and how each file imports it. One module per package (the nearest package.json; for a
- * TypeScript file, the folder of its nearest tsconfig.json when that is inside the package), at a
+ * §3), and how each file imports it. One module per package (the nearest package.json, or the
+ * repository top where there is none; for a TypeScript file, the folder of its nearest
+ * tsconfig.json when that is inside the package), at a
  * place that depends only on the package (never on which sites a run finds), so a later run
  * finds it again:
  *
@@ -75,14 +76,14 @@ export function placeConverters(files: { file: string; sf: ts.SourceFile }[], la
   const byPackage = new Map<string, { pkg: PackageInfo; files: { file: string; sf: ts.SourceFile; wants: ConverterFlavour | string }[] }>();
   for (const { file, sf } of files) {
     if (byFile.has(file)) continue;
-    const pkg = layout.packageFor(file);
+    const pkg = layout.packageFor(file) ?? repositoryPackage(file, layout);
     const deno = denoModule(sf, pkg?.dir);
     if (deno) {
       byFile.set(file, { ok: false, why: `a Deno module (${deno}): the run-time converter module is written for Node packages, and Deno resolves neither its extensionless import nor its bare 'openai' types` });
       continue;
     }
     if (!pkg) {
-      byFile.set(file, { ok: false, why: 'no package.json above this file to hold the run-time converter module' });
+      byFile.set(file, { ok: false, why: 'neither a package.json nor a repository top (.git) above this file to hold the run-time converter module' });
       continue;
     }
     const unit = placementUnit(file, pkg, layout);
@@ -142,6 +143,17 @@ export function placeConverters(files: { file: string; sf: ts.SourceFile }[], la
     }
   }
   return { byFile, created };
+}
+
+/**
+ * A repository without a package.json (a script beside its README, run with `node chatbot.js`)
+ * is one package without a manifest: the module goes to its top, a place that does not depend on
+ * which sites a run finds. Node reads its `.js` files as CommonJS (no `"type"`), as the files
+ * that import the module are read. Undefined outside a repository: no stable place.
+ */
+function repositoryPackage(file: string, layout: ProjectLayout): PackageInfo | undefined {
+  const top = layout.repositoryTopOf(path.dirname(file));
+  return top === undefined ? undefined : { dir: top, json: {} };
 }
 
 /**

@@ -120,7 +120,7 @@ export function scan(input: ScanInput): ScanResult {
     errors.push({ file: relativeFile(input.cwd, c.path), message: `not scanned: brackets nest deeper than ${MAX_NESTING} levels (the parsers would overflow their stack)` });
     return false;
   });
-  const layout = new ProjectLayout();
+  const layout = new ProjectLayout(input.boundary?.top);
   const modules = new ModuleResolver(layout);
   // The first program holds the files that can hold a site and what they import (import-depth.ts).
   // A pass can find that a question needs more; the next program adds it (trees already parsed
