@@ -24,7 +24,7 @@ import { locationOf } from './context.js';
 import { forcesTool } from './tool-choice.js';
 import { redundantLengthGuard, testedBefore } from './truth-tests.js';
 import { absentReadsAlike } from './absent-tool-calls.js';
-import { USAGE_NEVER_SENT, responsesTypeOf, type SiteAnalysis } from './site.js';
+import { USAGE_NEVER_SENT, CUSTOM_TOOL_CALLS, responsesTypeOf, type SiteAnalysis } from './site.js';
 import { deadGuard, flagTest } from './dead-branches.js';
 import { isParamsMessagesValue } from './messages.js';
 import { HolderFollower } from './holders.js';
@@ -439,6 +439,8 @@ export class ResultAnalyzer {
       }
       // a stream's final completion (finalChatCompletion()) had the usage its chunks carried: none
       if (step.to === 'usage' && this.site.streamWithoutUsage) return this.site.reason('no-equivalent-result', USAGE_NEVER_SENT);
+      // Chat's tool_calls held the custom tools' calls too; the function_call filter leaves them out
+      if (step.to === 'tool-calls' && this.site.customTools) return this.site.reason('not-supported-yet', CUSTOM_TOOL_CALLS);
       if (!step.path.length && access.optional && chain.links.length) chain.pendingOptional = true;
       step.path.forEach((name, i) => {
         const optional = i === 0 && (chain.links.length ? access.optional || Boolean(chain.pendingOptional) : chain.rootOptional);
@@ -1211,6 +1213,8 @@ export class ResultAnalyzer {
       const other = parent.left === outer ? parent.right : parent.left;
       const value = stringValue(other);
       if (value === 'function_call') return this.site.reason('legacy-functions');
+      // a custom tool's call ended the turn as 'tool_calls' too; the conditions count function calls
+      if ((value === 'stop' || value === 'tool_calls') && this.site.customTools) return this.site.reason('no-equivalent-result', `finish_reason ${parent.operatorToken.getText()} '${value}' with custom tools declared (the Responses condition counts function_call items only)`);
       if (value && (FINISH_VALUES as readonly string[]).includes(value)) {
         const root = this.site.range(chain.root);
         const op = parent.operatorToken.kind;

@@ -13,6 +13,9 @@ import { isChatMethodQuery } from './types.js';
 import type { ReasonCode, ReasonRef } from '../rules/reasons.js';
 import type { RuleId } from '../rules/ids.js';
 
+/** O-TOOLCALLS when custom tools are declared: Chat's tool_calls held their calls, the function_call filter does not. */
+export const CUSTOM_TOOL_CALLS = 'tool_calls with custom tools declared (their calls are custom_tool_call items, which the function_call filter leaves out)';
+
 /** The no-equivalent-result detail for usage read from a Chat stream that never carried it (S-USAGE). */
 export const USAGE_NEVER_SENT = 'usage read from a Chat stream that carried none (no stream_options.include_usage: true; a Responses stream always ends with it)';
 
