@@ -45,7 +45,7 @@ function program(): Command {
     .option('--changed-since <git-ref>', 'report and migrate only the sites in files changed since the merge base with this ref (and uncommitted ones)')
     .option('--force', 'write even when affected files have uncommitted changes')
     .option('--no-markers', 'do not insert TODO comments at manual sites')
-    .option('--no-runtime-conversion', 'report messages from outside the code (messages-not-local) instead of converting them at run time with a generated toResponsesInput module')
+    .option('--no-runtime-conversion', 'report messages and tools from outside the code (messages-not-local, params-not-local:tools) instead of converting them at run time with generated toResponsesInput and toResponsesTools modules')
     .option('--no-color', 'no colour in human-readable output')
     .option('--list-rules', 'print the rules and reason codes, one line each')
     .exitOverride()

@@ -167,10 +167,15 @@ export interface HelperCallEdit extends Anchor {
 /**
  * M-CONTENT-UNTYPED: a messages value the scanner cannot see into, converted when the program runs:
  * `x` → `toResponsesInput(x)`, or one array element `e` → `...toResponsesInput([e])`, with the
- * import of the package's converter module (lib/runtime/converter.ts).
+ * import of the package's converter module (lib/runtime/converter.ts). R-TOOLS-UNTYPED: a tools
+ * value (or element) alike, with `toResponsesTools` (lib/runtime/tools-converter.ts).
  */
 export interface ConvertEdit extends Anchor {
   op: 'convert-messages';
+  /** Which converter: the messages one, or the tools one. */
+  of: 'messages' | 'tools';
+  /** The anchor is the value of a shorthand property (`{ tools }`): the key is written out. */
+  shorthand?: boolean;
   /** The anchor is one element of a messages array, not the whole value. */
   element: boolean;
   /** Import specifier of the converter module from `file` ('' until the module is placed). */

@@ -125,7 +125,7 @@ function site(file: string, unit: number, status: 'migrated' | 'manual', extra: 
   };
 }
 const callee = (file: string) => ({ op: 'callee' as const, rule: 'A-CREATE' as const, file, start: 0, end: 1, method: 'create' as const });
-const convert = (file: string, moduleFile: string) => ({ op: 'convert-messages' as const, rule: 'M-CONTENT-UNTYPED' as const, file, start: 0, end: 1, element: false, module: './convert.js', moduleFile });
+const convert = (file: string, moduleFile: string) => ({ op: 'convert-messages' as const, of: 'messages' as const, rule: 'M-CONTENT-UNTYPED' as const, file, start: 0, end: 1, element: false, module: './convert.js', moduleFile });
 
 describe('write sets: union-find over "must go together" keys', () => {
   it('joins items that share a key, transitively; sets keep the order of their first item', () => {

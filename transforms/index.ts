@@ -32,7 +32,7 @@ export const TRANSFORMS: readonly Transform[] = [
   { name: 'request', description: 'params keys renamed and reshaped (R- rules), store added, system message hoisted', ops: ['request'], apply: as(rewriteRequest) },
   { name: 'format', description: 'a response_format object defined in view, json_schema flattened (R-RESPFMT)', ops: ['format'], apply: as(rewriteFormat) },
   { name: 'messages', description: 'message content parts and keys (M- rules)', ops: ['messages', 'message'], apply: as(rewriteMessages) },
-  { name: 'runtime-conversion', description: 'messages from outside the code converted when the program runs (M-CONTENT-UNTYPED)', ops: ['convert-messages'], apply: as(convertMessages) },
+  { name: 'runtime-conversion', description: 'messages and tools from outside the code converted when the program runs (M-CONTENT-UNTYPED, R-TOOLS-UNTYPED)', ops: ['convert-messages'], apply: as(convertMessages) },
   { name: 'request-wrap', description: 'a converting request under its own .catch wrapped so the converter rejects its promise (M-CONTENT-UNTYPED)', ops: ['wrap-request'], apply: as(wrapRequest) },
   { name: 'tools', description: 'tool definitions flattened, strict and parameters explicit (R-TOOLS, R-STRICT)', ops: ['tool'], apply: as(rewriteTool) },
   { name: 'tool-choice', description: 'tool_choice shapes flattened (R-TOOLCHOICE)', ops: ['tool-choice'], apply: as(rewriteToolChoice) },

@@ -5,7 +5,7 @@
  * `audio` keys are dropped.
  */
 import type { ConvertEdit, MessagesEdit, WrapRequestEdit } from '../lib/plan.js';
-import { CONVERTER_NAME } from '../lib/runtime/names.js';
+import { CONVERTER_NAME, TOOLS_CONVERTER_NAME } from '../lib/runtime/names.js';
 import { type Node, type TransformContext, findProp, flattenedProperties, propKey, props, stringLiteralValue, unwrapNode, valueOf } from './context.js';
 
 export function rewriteMessages(ctx: TransformContext, edit: MessagesEdit): void {
@@ -135,20 +135,23 @@ function joinAssistantParts(ctx: TransformContext, array: Node, parts: Node[]): 
  * M-CONTENT-UNTYPED: `x` → `toResponsesInput(x)`, one element `e` → `...toResponsesInput([e])`, and
  * the import of the package's converter module. The value is opaque (no other edit inside it); a
  * shorthand `{ messages }`, which the request transform turns into `input: messages` by an insert
- * before it, becomes `input: toResponsesInput(messages)`.
+ * before it, becomes `input: toResponsesInput(messages)`. R-TOOLS-UNTYPED: tools alike with
+ * `toResponsesTools`; a shorthand `{ tools }`, whose key stays, becomes `tools: toResponsesTools(tools)`.
  */
 export function convertMessages(ctx: TransformContext, edit: ConvertEdit): void {
   if (!edit.module) throw new Error('run-time conversion planned without its module');
   ctx.nodeAt(edit.start, edit.end); // the plan anchors an expression of this file
+  const name = edit.of === 'tools' ? TOOLS_CONVERTER_NAME : CONVERTER_NAME;
   // The call is written around the value, not over it: the value's own rewrites (a result read in
   // it, `{ role: reply.role, … }`) stay theirs (probe of module structure: overlapping edits).
   // The only element of an array literal: `toResponsesInput([e])` in the array's place, not `[...toResponsesInput([e])]`
   const array = edit.element ? onlyElementBrackets(ctx.text, edit.start, edit.end) : undefined;
-  const [open, close] = array ? [`${CONVERTER_NAME}([`, '])'] : edit.element ? [`...${CONVERTER_NAME}([`, '])'] : [`${CONVERTER_NAME}(`, ')'];
-  ctx.editor.replace(array ? array.start : edit.start, edit.start, open);
+  const [open, close] = array ? [`${name}([`, '])'] : edit.element ? [`...${name}([`, '])'] : [`${name}(`, ')'];
+  const key = edit.shorthand ? `${ctx.text.slice(edit.start, edit.end)}: ` : '';
+  ctx.editor.replace(array ? array.start : edit.start, edit.start, key + open);
   if (array) ctx.editor.replace(edit.end, array.end, close);
   else ctx.editor.insertClosing(edit.end, close);
-  ctx.requireImport({ name: CONVERTER_NAME, module: edit.module, typeOnly: false });
+  ctx.requireImport({ name, module: edit.module, typeOnly: false });
 }
 
 /** `(async () => <call>)()`: see WrapRequestEdit. */

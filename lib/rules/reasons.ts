@@ -69,7 +69,7 @@ const TABLE = [
   { code: 'run-tools', rules: ['H-RUNTOOLS', 'A-RUNTOOLS'],
     message: 'runTools has no drop-in Responses equivalent.',
     fix: 'Write the tool loop by hand (P29), or use ResponsesToolRunner (openai 7).' },
-  { code: 'params-not-local', rules: ['R-RESPFMT', 'R-TOOLS', 'R-TOOLCHOICE', 'R-WEBSEARCH', 'R-STREAMOPTS'],
+  { code: 'params-not-local', rules: ['R-RESPFMT', 'R-TOOLS', 'R-TOOLS-UNTYPED', 'R-TOOLCHOICE', 'R-WEBSEARCH', 'R-STREAMOPTS'],
     message: '{detail} is built outside this unit; its shape must change.',
     qualified: '{name} is built outside this unit ({why}); its shape must change.',
     fix: 'Convert the builder to the Responses shape (docs/migration-spec.md §2), then re-run.' },

@@ -211,6 +211,10 @@ export const RULES: readonly RuleInfo[] = [
     },
   },
   {
+    // no example here: its rewrite also creates a file (README "Tools from outside the code", fixtures/runtime)
+    id: 'R-TOOLS-UNTYPED', summary: 'tools from outside the code (a library\'s tool specs) → toResponsesTools(tools), converted when the program runs by a module written once per package; reported params-not-local:tools when it cannot be used or with --no-runtime-conversion',
+  },
+  {
     id: 'R-STRICT', summary: 'strict keeps its Chat effective value: true stays, false/null/absent → false, an expression → expr ?? false',
     example: {
       context: "const strictTools = process.env.STRICT_TOOLS === \"1\";",

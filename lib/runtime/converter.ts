@@ -15,7 +15,7 @@
  * responses.d.ts of openai 6 and 7.
  */
 import ts from '../scan/typescript.cjs';
-import { CONVERTER_NAME } from './names.js';
+import { CONVERTER_BASENAME, CONVERTER_NAME } from './names.js';
 
 export { CONVERTER_BASENAME, CONVERTER_NAME } from './names.js';
 
@@ -293,24 +293,54 @@ function fail(at: string, problem: string): never {
 }
 `;
 
-/** The module in one flavour: TypeScript, JavaScript ESM, or JavaScript CommonJS. */
-export function renderConverter(flavour: ConverterFlavour): string {
-  const head = [CONVERTER_HEADER, ...ABOUT, '/* eslint-disable */'];
-  if (flavour === 'ts') return `${head.join('\n')}\n${SOURCE}`;
-  // a JavaScript package may type-check its files (checkJs); this one is tested as it is
-  const js = eraseTypes(SOURCE);
-  if (flavour === 'esm') return `${[...head, '// @ts-nocheck'].join('\n')}\n\n${js}`;
-  const cjs = js
-    .replace(`export function ${CONVERTER_NAME}(`, `function ${CONVERTER_NAME}(`)
-    .replace("import { BadRequestError } from 'openai';", "const { BadRequestError } = require('openai');");
-  if (cjs.includes('export function') || cjs.includes('import {')) throw new Error('converter: the ES module syntax was not all rewritten');
-  return `${[...head, '// @ts-nocheck', "'use strict';"].join('\n')}\n\n${cjs}\nmodule.exports = { ${CONVERTER_NAME} };\n`;
+/**
+ * A run-time converter module the tool writes once per package: the messages converter here, the
+ * tools converter (lib/runtime/tools-converter.ts). Each is one TypeScript source exporting one
+ * function, rendered in three flavours.
+ */
+export interface ConverterModule {
+  /** The exported function. */
+  name: string;
+  /** The file name without its extension. */
+  basename: string;
+  /** First line: how a later run recognises the module as its own. */
+  header: string;
+  /** What the module does, as comment lines after the header. */
+  about: readonly string[];
+  /** The body in TypeScript; it imports BadRequestError from 'openai' and exports `name`. */
+  source: string;
 }
 
-/** Is this file text a converter module this tool wrote (any flavour, any version)? */
-export function isOwnConverter(text: string): boolean {
+export const MESSAGES_CONVERTER: ConverterModule = { name: CONVERTER_NAME, basename: CONVERTER_BASENAME, header: CONVERTER_HEADER, about: ABOUT, source: SOURCE };
+
+/** The module in one flavour: TypeScript, JavaScript ESM, or JavaScript CommonJS. */
+export function renderModule(module: ConverterModule, flavour: ConverterFlavour): string {
+  const head = [module.header, ...module.about, '/* eslint-disable */'];
+  if (flavour === 'ts') return `${head.join('\n')}\n${module.source}`;
+  // a JavaScript package may type-check its files (checkJs); this one is tested as it is
+  const js = eraseTypes(module.source);
+  if (flavour === 'esm') return `${[...head, '// @ts-nocheck'].join('\n')}\n\n${js}`;
+  const cjs = js
+    .replace(`export function ${module.name}(`, `function ${module.name}(`)
+    .replace("import { BadRequestError } from 'openai';", "const { BadRequestError } = require('openai');");
+  if (cjs.includes('export function') || cjs.includes('import {')) throw new Error('converter: the ES module syntax was not all rewritten');
+  return `${[...head, '// @ts-nocheck', "'use strict';"].join('\n')}\n\n${cjs}\nmodule.exports = { ${module.name} };\n`;
+}
+
+/** Is this file text the module this tool wrote (any flavour, any version)? */
+export function isOwnModule(module: ConverterModule, text: string): boolean {
   const first = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0];
-  return first.startsWith(CONVERTER_HEADER.slice(0, CONVERTER_HEADER.indexOf(')') + 1));
+  return first.startsWith(module.header.slice(0, module.header.indexOf(')') + 1));
+}
+
+/** The messages converter in one flavour. */
+export function renderConverter(flavour: ConverterFlavour): string {
+  return renderModule(MESSAGES_CONVERTER, flavour);
+}
+
+/** Is this file text a messages converter module this tool wrote (any flavour, any version)? */
+export function isOwnConverter(text: string): boolean {
+  return isOwnModule(MESSAGES_CONVERTER, text);
 }
 
 /**

@@ -1,12 +1,14 @@
 /**
- * Where the run-time message converter of a package lives (M-CONTENT-UNTYPED, docs/migration-spec.md
- * §3), and how each file imports it. One module per package (the nearest package.json, or the
+ * Where a run-time converter of a package lives (the messages converter of M-CONTENT-UNTYPED,
+ * docs/migration-spec.md §3; the tools converter of R-TOOLS-UNTYPED, §2, placed the same way under
+ * its own name), and how each file imports it. One module per package (the nearest package.json, or the
  * repository top where there is none; for a TypeScript file, the folder of its nearest
  * tsconfig.json when that is inside the package), at a
  * place that depends only on the package (never on which sites a run finds), so a later run
  * finds it again:
  *
  *   <source root>/to-responses-input.<ext>   (`_to-responses-input` in a top-level `api/` folder)
+ *   <source root>/to-responses-tools.<ext>   (`_to-responses-tools` there)
  *
  * The source root is the package's tsconfig/jsconfig `rootDir`, else the one folder its `include`
  * names, else its `src/` folder, else the folder of its `main` entry (not a build folder), else
@@ -29,7 +31,7 @@ import { someNode } from '../scan/ast.js';
 import { commonJsExportWrites, isRequireCall } from '../scan/commonjs.js';
 import type { CreatedFile } from '../plan.js';
 import { importStyleOf } from './import-style.js';
-import { CONVERTER_BASENAME, CONVERTER_NAME, isOwnConverter, renderConverter, type ConverterFlavour } from './converter.js';
+import { isOwnModule, MESSAGES_CONVERTER, renderModule, type ConverterFlavour, type ConverterModule } from './converter.js';
 
 /** Extensions a file of the converter's name may have; any of them that is not ours blocks the package. */
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.d.ts', '.js', '.jsx', '.mjs', '.cjs'] as const;
@@ -67,10 +69,11 @@ function denoModule(sf: ts.SourceFile, packageDir: string | undefined): string |
 }
 
 /**
- * Places the converter for every file that needs it. `roots`: absolute paths the run was given
- * (as given and real); a new module must be inside one of them, or in the folder of a file given.
+ * Places the converter `module` (the messages converter, or the tools converter) for every file
+ * that needs it. `roots`: absolute paths the run was given (as given and real); a new module must
+ * be inside one of them, or in the folder of a file given.
  */
-export function placeConverters(files: { file: string; sf: ts.SourceFile }[], layout: ProjectLayout, roots: readonly string[], cwd: string): PlacementResult {
+export function placeConverters(files: { file: string; sf: ts.SourceFile }[], layout: ProjectLayout, roots: readonly string[], cwd: string, module: ConverterModule = MESSAGES_CONVERTER): PlacementResult {
   const byFile = new Map<string, Placement>();
   const created: CreatedFile[] = [];
   const byPackage = new Map<string, { pkg: PackageInfo; files: { file: string; sf: ts.SourceFile; wants: ConverterFlavour | string }[] }>();
@@ -95,16 +98,16 @@ export function placeConverters(files: { file: string; sf: ts.SourceFile }[], la
   for (const { pkg, files: members } of byPackage.values()) {
     const dir = sourceRoot(pkg, layout);
     const shown = (f: string) => relativePath(cwd, f);
-    const basename = converterBasename(dir, pkg);
-    const existing = EXTENSIONS.map((ext) => path.join(dir, basename + ext)).filter(isFile).map(readExisting);
+    const basename = converterBasename(dir, pkg, module);
+    const existing = EXTENSIONS.map((ext) => path.join(dir, basename + ext)).filter(isFile).map((file) => readExisting(file, module));
     const foreign = existing.find((e) => !e.flavour);
     if (foreign) {
       for (const m of members) byFile.set(m.file, { ok: false, why: `${shown(foreign.file)} exists and was not written by migrate-responses, so the run-time converter cannot go there` });
       continue;
     }
-    let module: Existing | undefined;
+    let placed: Existing | undefined;
     if (existing.length) {
-      module = existing.find((e) => members.some((m) => m.wants === e.flavour)) ?? existing[0];
+      placed = existing.find((e) => members.some((m) => m.wants === e.flavour)) ?? existing[0];
     } else {
       const wanted = (['ts', 'esm', 'cjs'] as const).find((f) => members.some((m) => m.wants === f));
       if (!wanted) {
@@ -120,26 +123,26 @@ export function placeConverters(files: { file: string; sf: ts.SourceFile }[], la
         for (const m of members) byFile.set(m.file, { ok: false, why: `the run-time converter module would be created at ${shown(file)}, where Netlify deploys every file as a function` });
         continue;
       }
-      created.push({ file, text: renderConverter(wanted) });
-      module = { file, flavour: wanted };
+      created.push({ file, text: renderModule(module, wanted) });
+      placed = { file, flavour: wanted };
     }
-    const blocked = module.flavour === 'ts' ? commonJsVerbatim(module.file, pkg, layout) : undefined;
+    const blocked = placed.flavour === 'ts' ? commonJsVerbatim(placed.file, pkg, layout) : undefined;
     for (const m of members) {
       if (blocked && m.wants === 'ts') {
         byFile.set(m.file, { ok: false, why: blocked });
         continue;
       }
-      if (m.wants !== module.flavour) {
-        const why = isFlavour(m.wants) ? `the package's run-time converter ${shown(module.file)} is ${FLAVOUR_NAMES[module.flavour!]}, which this ${FLAVOUR_NAMES[m.wants]} file cannot import` : m.wants;
+      if (m.wants !== placed.flavour) {
+        const why = isFlavour(m.wants) ? `the package's run-time converter ${shown(placed.file)} is ${FLAVOUR_NAMES[placed.flavour!]}, which this ${FLAVOUR_NAMES[m.wants]} file cannot import` : m.wants;
         byFile.set(m.file, { ok: false, why });
         continue;
       }
-      const specifier = specifierFor(m.file, m.sf, module.file, module.flavour!, pkg, layout);
-      if (nameTaken(m.sf, specifier)) {
-        byFile.set(m.file, { ok: false, why: `the name ${CONVERTER_NAME} is already used in this file` });
+      const specifier = specifierFor(m.file, m.sf, placed.file, placed.flavour!, pkg, layout);
+      if (nameTaken(m.sf, specifier, module.name)) {
+        byFile.set(m.file, { ok: false, why: `the name ${module.name} is already used in this file` });
         continue;
       }
-      byFile.set(m.file, { ok: true, moduleFile: module.file, specifier });
+      byFile.set(m.file, { ok: true, moduleFile: placed.file, specifier });
     }
   }
   return { byFile, created };
@@ -175,14 +178,14 @@ function isFlavour(s: string): s is ConverterFlavour {
   return s === 'ts' || s === 'esm' || s === 'cjs';
 }
 
-function readExisting(file: string): Existing {
+function readExisting(file: string, module: ConverterModule): Existing {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     return { file };
   }
-  if (!isOwnConverter(text) || file.endsWith('.d.ts')) return { file };
+  if (!isOwnModule(module, text) || file.endsWith('.d.ts')) return { file };
   const ext = path.extname(file);
   if (ext === '.ts') return { file, flavour: 'ts' };
   if (ext === '.mjs') return { file, flavour: 'esm' };
@@ -267,8 +270,8 @@ function sourceRoot(pkg: PackageInfo, layout: ProjectLayout): string {
  * serverless function on Vercel, except those whose name starts with `_` (the folder's own helpers
  * are spelled `_openai.ts`): there the module is `_to-responses-input`, so no public route is added.
  */
-function converterBasename(dir: string, pkg: PackageInfo): string {
-  return path.basename(dir) === 'api' && path.dirname(dir) === pkg.dir ? `_${CONVERTER_BASENAME}` : CONVERTER_BASENAME;
+function converterBasename(dir: string, pkg: PackageInfo, module: ConverterModule): string {
+  return path.basename(dir) === 'api' && path.dirname(dir) === pkg.dir ? `_${module.basename}` : module.basename;
 }
 
 /**
@@ -318,10 +321,10 @@ function specifierFor(file: string, sf: ts.SourceFile, moduleFile: string, flavo
   return rel.slice(0, -'.ts'.length) + importStyleOf(file, sf, pkg, layout);
 }
 
-/** `toResponsesInput` is declared or imported in the file by something other than the converter import. */
-function nameTaken(sf: ts.SourceFile, specifier: string): boolean {
+/** The converter's function name is declared or imported in the file by something other than the converter import. */
+function nameTaken(sf: ts.SourceFile, specifier: string, name: string): boolean {
   // a comment's word is no binding
-  if (!new RegExp(`\\b${CONVERTER_NAME}\\b`).test(sf.text) || !someNode(sf, (n) => ts.isIdentifier(n) && n.text === CONVERTER_NAME)) return false;
+  if (!new RegExp(`\\b${name}\\b`).test(sf.text) || !someNode(sf, (n) => ts.isIdentifier(n) && n.text === name)) return false;
   const sameModule = (s: string) => s.replace(/\.(m|c)?(j|t)s$/, '') === specifier.replace(/\.(m|c)?(j|t)s$/, '');
   return !sf.statements.some((s) => {
     if (ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier) && sameModule(s.moduleSpecifier.text)) return true;

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { KINDS, type Kind, type ProjectBoundary } from '../options.js';
 import type { ConvertEdit, CreatedFile, Edit, FilePlan, SitePlan } from '../plan.js';
+import type { RuleId } from '../rules/ids.js';
 import type { FileError, Note, Notice, Provider, SiteRecord, SiteStatus } from '../report/model.js';
 import { reasonMessage } from '../rules/reasons.js';
 import { ts, isJavaScriptFile, positionOf, enclosingStatement, startOf, propertyNameText, propertyValue, stringValue, literalValue, unwrap, shortText } from './ast.js';
@@ -39,6 +40,8 @@ import { PARSE_NOTE, REASONING_INCLUDE, REPLAY_NOTE, REPLAY_PLAIN_NOTE, REPLAY_S
 import { modelFamily } from '../rules/models.js';
 import { errorWordingCatcher, parseErrorCatcher } from './parse-errors.js';
 import { placeConverters } from '../runtime/placement.js';
+import { MESSAGES_CONVERTER, type ConverterModule } from '../runtime/converter.js';
+import { TOOLS_CONVERTER } from '../runtime/tools-converter.js';
 
 export interface ScanInput {
   candidates: CandidateText[];
@@ -254,30 +257,53 @@ function aliasedSdkNames(plans: FilePlan[], created: CreatedFile[], modules: Mod
 }
 
 /**
- * M-CONTENT-UNTYPED: every messages value planned for run-time conversion gets the converter
- * module of its package (lib/runtime/placement.ts) and a note saying where it is; a site whose
- * file cannot have one is reported `messages-not-local`, with why.
+ * M-CONTENT-UNTYPED, R-TOOLS-UNTYPED: every messages or tools value planned for run-time
+ * conversion gets the converter module of its package (lib/runtime/placement.ts) and a note saying
+ * where it is; a site whose file cannot have one is reported (`messages-not-local`,
+ * `params-not-local:tools`), with why.
  */
 function placeRuntimeConversions(analysed: Analysed[], project: ScanProject, layout: ProjectLayout, input: ScanInput): CreatedFile[] {
-  const edits = analysed.flatMap((a) => a.analysis.edits.filter((e): e is ConvertEdit => e.op === 'convert-messages').map((edit) => ({ a, edit })));
-  if (!edits.length) return [];
-  const files = [...new Set(edits.map(({ edit }) => edit.file))].flatMap((file) => {
-    const sf = project.sourceFile(file);
-    return sf ? [{ file, sf }] : [];
-  });
-  const { byFile, created } = placeConverters(files, layout, input.roots ?? [], input.cwd);
-  for (const { a, edit } of edits) {
-    const placed = byFile.get(edit.file) ?? { ok: false as const, why: 'the file holding the messages was not read' };
-    if (!placed.ok) {
-      a.analysis.reason('messages-not-local', placed.why);
-      continue;
+  return RUN_TIME_CONVERTERS.flatMap((converter) => {
+    const edits = analysed.flatMap((a) => a.analysis.edits.filter((e): e is ConvertEdit => e.op === 'convert-messages' && e.of === converter.of).map((edit) => ({ a, edit })));
+    if (!edits.length) return [];
+    const files = [...new Set(edits.map(({ edit }) => edit.file))].flatMap((file) => {
+      const sf = project.sourceFile(file);
+      return sf ? [{ file, sf }] : [];
+    });
+    const { byFile, created } = placeConverters(files, layout, input.roots ?? [], input.cwd, converter.module);
+    for (const { a, edit } of edits) {
+      const placed = byFile.get(edit.file) ?? { ok: false as const, why: `the file holding the ${converter.of} was not read` };
+      if (!placed.ok) {
+        converter.report(a.analysis, placed.why);
+        continue;
+      }
+      edit.module = placed.specifier;
+      edit.moduleFile = placed.moduleFile;
+      a.analysis.note(converter.rule, 'warn', converter.note(relativeFile(input.cwd, placed.moduleFile)));
     }
-    edit.module = placed.specifier;
-    edit.moduleFile = placed.moduleFile;
-    a.analysis.note('M-CONTENT-UNTYPED', 'warn', `Messages from outside this code are converted when the program runs by toResponsesInput() from ${relativeFile(input.cwd, placed.moduleFile)} (written once per package by this tool): it drops \`name\`, turns tool turns and content parts into Responses items, and throws on a message with no Responses equivalent instead of sending it.`);
-  }
-  return created;
+    return created;
+  });
 }
+
+/** The run-time converters: which values each converts, its module, and what a site is told. */
+const RUN_TIME_CONVERTERS: readonly {
+  of: ConvertEdit['of'];
+  module: ConverterModule;
+  rule: RuleId;
+  report(analysis: SiteAnalysis, why: string): void;
+  note(moduleFile: string): string;
+}[] = [
+  {
+    of: 'messages', module: MESSAGES_CONVERTER, rule: 'M-CONTENT-UNTYPED',
+    report: (analysis, why) => analysis.reason('messages-not-local', why),
+    note: (moduleFile) => `Messages from outside this code are converted when the program runs by toResponsesInput() from ${moduleFile} (written once per package by this tool): it drops \`name\`, turns tool turns and content parts into Responses items, and throws on a message with no Responses equivalent instead of sending it.`,
+  },
+  {
+    of: 'tools', module: TOOLS_CONVERTER, rule: 'R-TOOLS-UNTYPED',
+    report: (analysis, why) => analysis.reason('params-not-local', `tools: ${why}`),
+    note: (moduleFile) => `Tools from outside this code are converted when the program runs by toResponsesTools() from ${moduleFile} (written once per package by this tool): it flattens each function tool, with strict: false where Chat had none, and throws on a custom tool or a definition that is not a Chat function tool instead of sending it.`,
+  },
+];
 
 interface Pass {
   analysed: Analysed[];
@@ -621,7 +647,7 @@ function expectedErrorsInTheWay(analysed: Analysed[], project: ScanProject): voi
       const sf = project.sourceFile(e.file);
       return sf && linesOf(sf, e.start, e.end).some((line) => line > 0 && EXPECT_ERROR.test(lineText(sf, line - 1)));
     });
-    if (hit) a.analysis.reason('ts-expect-error', EDIT_WORDS[hit.op] ?? hit.op);
+    if (hit) a.analysis.reason('ts-expect-error', hit.op === 'convert-messages' && hit.of === 'tools' ? 'tools' : EDIT_WORDS[hit.op] ?? hit.op);
   }
 }
 

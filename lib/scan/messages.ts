@@ -2,13 +2,14 @@
  * Message analysis (docs/migration-spec.md §3, M- rules): can the `messages` value become `input`, what
  * must change shape, and may its leading system message be hoisted into `instructions`?
  */
-import { ts, someNode, isEmptinessTest, isFunctionLike, isInside, isTypeAssertion, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers, isJavaScriptFile, isConsoleArgument, isConstDeclaration, returnExpressions } from './ast.js';
+import { ts, someNode, isEmptinessTest, isFunctionLike, isTypeAssertion, unwrap, stringValue, propertyNameText, propertyValue, literalValue, shortText, climbWrappers, isJavaScriptFile, isConsoleArgument, isConstDeclaration, returnExpressions } from './ast.js';
 import { declarationOf } from './bindings.js';
 import { locationOf, type ScanContext } from './context.js';
 import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
 import { isChatCompletionsCall } from './find-sites.js';
-import { OUTSIDE_TRY, awaitedLater, beforeRejection, enclosingTry, helperStreamThrowPath, isHelperStreamCall, otherThrows, rejectionPath, sdkPromiseMethodDownstream, startsStatementAfterUnterminated } from './throw-path.js';
+import { enclosingTry } from './throw-path.js';
+import { ConversionPlacer } from './conversion-placer.js';
 import { chatMethodTypeQuery, isErrorType, isSimpleRole, SIMPLE_ROLES, isStringTyped, messageElementsAreSimple, namesChatMessageType, typeIsString } from './types.js';
 
 export interface MessagesFacts {
@@ -41,11 +42,15 @@ export class MessagesAnalyzer {
   private requestHistory?: ts.Expression;
   /** That whole history is converted in the request's arguments instead of where it is built. */
   private convertedAtRequest = false;
-  /** The request is wrapped so that the converter's throw rejects its promise (placeConversion). */
-  private wrapped = false;
 
-  /** `call`: the site's request, whose failure a run-time conversion must not outrun (throw-path.ts). */
-  constructor(private readonly ctx: ScanContext, private readonly site: SiteAnalysis, private readonly call?: ts.CallExpression) {}
+  /**
+   * `call`: the site's request, whose failure a run-time conversion must not outrun (throw-path.ts);
+   * `placer` decides where each conversion goes, shared with the request's tools (ToolsAnalyzer).
+   */
+  constructor(
+    private readonly ctx: ScanContext, private readonly site: SiteAnalysis, private readonly call?: ts.CallExpression,
+    private readonly placer = new ConversionPlacer(ctx, site, call),
+  ) {}
 
   analyze(value: ts.Expression): MessagesFacts {
     const v = unwrap(value);
@@ -95,7 +100,7 @@ export class MessagesAnalyzer {
     if (own < 0) return;
     this.site.edits.splice(before, added.length);
     this.site.edits.splice(own, 1);
-    this.site.edit({ op: 'convert-messages', rule: 'M-CONTENT-UNTYPED', ...range, element: false, module: '', moduleFile: '' });
+    this.site.edit({ op: 'convert-messages', of: 'messages', rule: 'M-CONTENT-UNTYPED', ...range, element: false, module: '', moduleFile: '' });
   }
 
   /**
@@ -245,36 +250,9 @@ export class MessagesAnalyzer {
     }
   }
 
-  /**
-   * Where the run-time conversion of `value` goes so that the converter's throw meets the handler
-   * that received the API's rejection of the same messages (throw-path.ts): `here`; `request`, when
-   * the whole history is converted in the request's arguments instead (convertAtRequest); or why
-   * it cannot go anywhere. A request whose rejection went elsewhere than a throw where it is made
-   * (a `.catch` on its promise, a promise returned or stored: rejectionPath) is wrapped (wrapRequest).
-   */
+  /** Where the run-time conversion of `value` goes (ConversionPlacer), the whole history at the request if need be. */
   private placeConversion(value: ts.Expression): 'here' | 'request' | string {
-    const call = this.call;
-    if (!call || !this.ctx.runtimeConversion) return 'here';
-    if (isHelperStreamCall(call)) {
-      const why = helperStreamThrowPath(this.ctx.checker, call);
-      if (why) return why;
-      if (enclosingTry(value) === enclosingTry(call)) return 'here';
-      return this.convertAtRequest() ? 'request' : OUTSIDE_TRY;
-    }
-    const path = rejectionPath(call);
-    if (path) {
-      const inArguments = call.arguments.some((a) => isInside(value, a));
-      const sdkMethod = sdkPromiseMethodDownstream(this.ctx, call);
-      const other = sdkMethod ? `its ${sdkMethod} is the SDK's, which the wrapper's promise lacks` : otherThrows(this.ctx, call);
-      if (other) return `${beforeRejection(path)}, and the request cannot be wrapped to reject instead: ${other}`;
-      const paused = awaitedLater(call, this.ctx.checker);
-      if (paused) return `${beforeRejection(path)}, and wrapped, its promise would reject with no handler yet while ${paused} is awaited (Node ends the process on that)`;
-      if (!inArguments && !this.convertAtRequest()) return beforeRejection(path);
-      this.wrapRequest(call);
-      return inArguments ? 'here' : 'request';
-    }
-    if (enclosingTry(value) === enclosingTry(call)) return 'here';
-    return this.convertAtRequest() ? 'request' : OUTSIDE_TRY;
+    return this.placer.place(value, 'messages', () => this.convertAtRequest());
   }
 
   /**
@@ -290,15 +268,8 @@ export class MessagesAnalyzer {
     this.convertedAtRequest = true;
     this.converted = true;
     this.hasItems = true;
-    this.site.edit({ op: 'convert-messages', rule: 'M-CONTENT-UNTYPED', ...this.site.range(value), element: false, module: '', moduleFile: '' });
+    this.site.edit({ op: 'convert-messages', of: 'messages', rule: 'M-CONTENT-UNTYPED', ...this.site.range(value), element: false, module: '', moduleFile: '' });
     return true;
-  }
-
-  private wrapRequest(call: ts.CallExpression): void {
-    if (this.wrapped) return;
-    this.wrapped = true;
-    this.site.edit({ op: 'wrap-request', rule: 'M-CONTENT-UNTYPED', ...this.site.range(call), leadingSemicolon: startsStatementAfterUnterminated(call) });
-    this.site.note('M-CONTENT-UNTYPED', 'info', "The request is called inside (async () => …)() so that a message the converter rejects rejects the request's promise, as the API's HTTP 400 did.");
   }
 
   /**
@@ -335,7 +306,7 @@ export class MessagesAnalyzer {
       this.hasItems = true; // the converted value may hold function calls and outputs (M-TYPES)
       // K-TOOLS: a Chat answer replayed (it may carry tool_calls) or tool turns built here
       if (carriesToolTurns(this.ctx.checker, e)) this.site.kinds.add('tool-using');
-      this.site.edit({ op: 'convert-messages', rule: 'M-CONTENT-UNTYPED', ...this.site.range(convert.value), element: convert.element, module: '', moduleFile: '' });
+      this.site.edit({ op: 'convert-messages', of: 'messages', rule: 'M-CONTENT-UNTYPED', ...this.site.range(convert.value), element: convert.element, module: '', moduleFile: '' });
     } else {
       this.site.reason('messages-not-local');
     }

@@ -19,6 +19,7 @@ import type { ScanContext } from './context.js';
 import { MessagesAnalyzer, type MessagesFacts } from './messages.js';
 import { modelNames } from './model-names.js';
 import { ToolsAnalyzer } from './tools.js';
+import { ConversionPlacer } from './conversion-placer.js';
 import { referencesOf, isExported } from './references.js';
 import { typeReferences, type SiteAnalysis } from './site.js';
 import { importSpecifierOf, isErrorType, isStringTyped, isUntyped } from './types.js';
@@ -57,12 +58,15 @@ export class RequestAnalyzer {
 
   /** The request analysed (set by analyze()). */
   private call?: ts.CallExpression;
+  /** Where its messages and tools are converted at run time (set by analyze()). */
+  private placer?: ConversionPlacer;
 
   constructor(private readonly ctx: ScanContext, private readonly site: SiteAnalysis) {}
 
   /** `arg`: the params argument (the second one of `create.call(thisArg, params)`). */
   analyze(call: ts.CallExpression, method: string, arg: ts.Expression | undefined = call.arguments[0]): RequestFacts {
     this.call = call;
+    this.placer = new ConversionPlacer(this.ctx, this.site, call);
     if (!arg) {
       this.site.reason('params-not-local', 'params');
       return { stream: 'no' };
@@ -300,7 +304,7 @@ export class RequestAnalyzer {
           if (entry.key === 'parallel_tool_calls') this.site.kinds.add('tool-using');
           break;
         case 'messages':
-          messages = new MessagesAnalyzer(this.ctx, this.site, this.call).analyze(entry.value);
+          messages = new MessagesAnalyzer(this.ctx, this.site, this.call, this.placer).analyze(entry.value);
           if (!(ts.isArrayLiteralExpression(unwrap(entry.value)) && !entry.conditional)) messages = { ...messages, hoistable: false };
           break;
         case 'max-tokens':
@@ -319,7 +323,7 @@ export class RequestAnalyzer {
           break;
         case 'tools':
           this.site.kinds.add('tool-using');
-          new ToolsAnalyzer(this.ctx, this.site).tools(entry.value);
+          new ToolsAnalyzer(this.ctx, this.site, this.placer).tools(entry.value, ts.isShorthandPropertyAssignment(entry.prop));
           break;
         case 'tool-choice':
           this.site.kinds.add('tool-using');

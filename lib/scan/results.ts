@@ -823,7 +823,7 @@ export class ResultAnalyzer {
     // in TypeScript the array's type must take the replayed items: only `any[]` does (a Chat type
     // or the type inferred from the literal would not compile)
     if (!isJavaScriptFile(decl.getSourceFile()) && !(decl.type && isAnyArrayType(decl.type))) return false;
-    const converted = this.site.edits.filter((e) => e.op === 'convert-messages');
+    const converted = this.site.edits.filter((e) => e.op === 'convert-messages' && e.of === 'messages');
     if (!converted.length) return false;
     const isConverted = (ref: ts.Node): boolean => {
       const at = this.site.range(ref);

@@ -18,12 +18,17 @@ import { MAX_HOPS, callersOf, isFollowedFunction, returningFunction } from './ca
 import { locationOf } from './context.js';
 import type { ScanContext } from './context.js';
 
-export const OUTSIDE_TRY = "the run-time converter would run outside the try around the request, whose catch received the API's rejection of such messages";
+/** What a run-time converter converts, as the reasons name it. */
+export type Converted = 'messages' | 'tools';
+
+export function outsideTry(what: Converted): string {
+  return `the run-time converter would run outside the try around the request, whose catch received the API's rejection of such ${what}`;
+}
 
 /** Why a conversion in the request's arguments would throw where the rejection did not go (rejectionPath). */
-export function beforeRejection(path: { handler: string } | { how: string }): string {
-  if ('handler' in path) return `the run-time converter would throw before the request's ${path.handler}, which received the API's rejection of such messages`;
-  return `the run-time converter would throw where the request is made, while the API's rejection of such messages came through the request's promise, ${path.how}`;
+export function beforeRejection(path: { handler: string } | { how: string }, what: Converted): string {
+  if ('handler' in path) return `the run-time converter would throw before the request's ${path.handler}, which received the API's rejection of such ${what}`;
+  return `the run-time converter would throw where the request is made, while the API's rejection of such ${what} came through the request's promise, ${path.how}`;
 }
 
 /**
@@ -34,8 +39,8 @@ export function beforeRejection(path: { handler: string } | { how: string }): st
  * awaiting its final results there (a listener would take the error instead): the reason why not,
  * or undefined when they meet.
  */
-export function helperStreamThrowPath(checker: ts.TypeChecker, call: ts.CallExpression): string | undefined {
-  const why = "the run-time converter would throw where the stream is made, while the API's rejection of such messages came through the stream";
+export function helperStreamThrowPath(checker: ts.TypeChecker, call: ts.CallExpression, what: Converted): string | undefined {
+  const why = `the run-time converter would throw where the stream is made, while the API's rejection of such ${what} came through the stream`;
   const handler = enclosingTry(call, true);
   if (!handler) return `${why} (no try around it)`;
   const outer = climbWrappers(call);

@@ -10,16 +10,32 @@ import type { ScanContext } from './context.js';
 import { isParamsMessagesValue } from './messages.js';
 import { referencesOf, isExported } from './references.js';
 import type { SiteAnalysis } from './site.js';
+import type { ConversionPlacer } from './conversion-placer.js';
 import { isStringTyped } from './types.js';
 
 export class ToolsAnalyzer {
-  constructor(private readonly ctx: ScanContext, private readonly site: SiteAnalysis) {}
+  /**
+   * `placer`: where the request converts values at run time (conversion-placer.ts); without one
+   * (a runTools call's tools, read for its unit), tools out of view are reported.
+   */
+  constructor(private readonly ctx: ScanContext, private readonly site: SiteAnalysis, private readonly placer?: ConversionPlacer) {}
 
-  /** The `tools` value: inline array, local array (V-LOCAL), `.map` builder (V-MAP). */
-  tools(value: ts.Expression): void {
+  /**
+   * The `tools` value: inline array, local array (V-LOCAL), `.map` builder (V-MAP). A value whose
+   * definitions are not all in view (a library's tool specs, a registry, a definition a function
+   * returns) is converted when the program runs (R-TOOLS-UNTYPED), whole: the static rewrites of
+   * an inline array's other definitions give way to it. A local array with such a definition,
+   * whose declaration other code may read, stays reported.
+   */
+  tools(value: ts.Expression, shorthand = false): void {
+    const before = this.mark();
     this.retypeCasts(value);
     const v = unwrap(value);
-    if (ts.isArrayLiteralExpression(v)) return this.array(v);
+    if (ts.isArrayLiteralExpression(v)) {
+      this.array(v);
+      if (this.unseenSince(before) && this.site.unitKeys.size === before.unitKeys) this.convert(value, shorthand, before);
+      return;
+    }
     if (ts.isIdentifier(v)) {
       const array = this.localArray(v);
       if (array) return this.array(array);
@@ -27,14 +43,53 @@ export class ToolsAnalyzer {
     if (ts.isCallExpression(v) && ts.isPropertyAccessExpression(v.expression) && v.expression.name.text === 'map') {
       const returned = mapCallbackReturn(v);
       if (returned && ts.isObjectLiteralExpression(returned) && this.wrapsEachDefinition(v, returned)) return;
-      if (returned && ts.isObjectLiteralExpression(returned)) return this.definition(returned);
+      if (returned && ts.isObjectLiteralExpression(returned)) {
+        this.definition(returned);
+        if (this.unseenSince(before)) this.convert(value, shorthand, before);
+        return;
+      }
       // `defs.map(zodFunction)`, `defs.map((d) => zodFunction(d))`: each element made by the helper
       // (probe of structured outputs: reported params-not-local, though built right there)
       if (returned && ts.isCallExpression(returned) && this.helper(returned)) return;
       const cb = v.arguments[0] && unwrap(v.arguments[0]);
       if (cb && ts.isIdentifier(cb) && this.helperName(cb)) return;
     }
-    this.site.reason('params-not-local', 'tools');
+    this.convert(value, shorthand, before);
+  }
+
+  /** What the site holds before the tools are read, to take back a static rewrite that gives way (convert). */
+  private mark(): { edits: number; notes: number; reasons: number; unitKeys: number; customTools: boolean } {
+    const { edits, notes, reasons, unitKeys, customTools } = this.site;
+    return { edits: edits.length, notes: notes.length, reasons: reasons.length, unitKeys: unitKeys.size, customTools };
+  }
+
+  /** A definition out of view was met since `mark` (reported params-not-local:tools). */
+  private unseenSince(mark: ReturnType<ToolsAnalyzer['mark']>): boolean {
+    return this.site.reasons.slice(mark.reasons).some((r) => r.code === 'params-not-local' && r.detail?.startsWith('tools'));
+  }
+
+  /**
+   * R-TOOLS-UNTYPED: the whole value converted when the program runs, `toResponsesTools(value)`,
+   * in place of what was planned for it since `mark`; reported when the conversion is off or its
+   * throw would not meet the handler of the API's rejection (ConversionPlacer).
+   */
+  private convert(value: ts.Expression, shorthand: boolean, mark: ReturnType<ToolsAnalyzer['mark']>): void {
+    if (!this.placer || !this.ctx.runtimeConversion) {
+      this.site.reason('params-not-local', 'tools');
+      return;
+    }
+    // the static rewrites give way first: placing the conversion may wrap the request (an edit too)
+    this.site.edits.splice(mark.edits);
+    this.site.notes.splice(mark.notes);
+    const reported = this.site.reasons.splice(mark.reasons);
+    this.site.customTools = mark.customTools;
+    const place = this.placer.place(value, 'tools', () => false);
+    if (place !== 'here') {
+      this.site.reasons.push(...reported);
+      this.site.reason('params-not-local', `tools: ${place}`);
+      return;
+    }
+    this.site.edit({ op: 'convert-messages', of: 'tools', rule: 'R-TOOLS-UNTYPED', ...this.site.range(value), element: false, shorthand, module: '', moduleFile: '' });
   }
 
   private array(array: ts.ArrayLiteralExpression): void {
