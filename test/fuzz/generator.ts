@@ -1254,6 +1254,16 @@ function toolsValue(ctx: Ctx, names: string[]): X {
     });
     return id;
   }
+  if (ctx.x.bool(0.1)) {
+    // definitions a registry builds when the program runs (a library's tool specs): converted at
+    // the request by the package's to-responses-tools module (R-TOOLS-UNTYPED; second stream)
+    shape(ctx, 'tools:registry');
+    addPrelude(ctx, 'toolRegistry', (w) => {
+      const defs = ctx.p.print(arr(['get_weather', 'lookup_product'].map((n) => toolDef(ctx, n)), true), 0);
+      w.stmt(`const toolRegistry = { specs()${ann(ctx, `${typeRef(ctx, 'ChatCompletionTool')}[]`)} { return ${defs}; } }`);
+    });
+    return 'toolRegistry.specs()';
+  }
   if (ctx.rng.bool(0.35)) {
     shape(ctx, 'tools:local');
     const id = `tools${names.length}${names[0] === 'get_weather' ? 'W' : 'P'}`;
@@ -2027,7 +2037,8 @@ export function generateProgram(seed: number, overrides: GenerateOptions = {}): 
         pkg.dependencies = { openai: '^6.0.0' };
         files['packages/llm/package.json'] = json(pkg);
         if (built) files['packages/llm/tsconfig.json'] = json({ compilerOptions: { outDir: 'dist', rootDir: 'src', declaration: true, module: 'esnext', moduleResolution: 'bundler', strict: true } });
-        files['apps/web/package.json'] = json({ name: '@fuzz/web', private: true, dependencies: { '@fuzz/llm': '*' } });
+        // the app's files are ES modules (top-level await), as the type-check reads them
+        files['apps/web/package.json'] = json({ name: '@fuzz/web', private: true, type: 'module', dependencies: { '@fuzz/llm': '*' } });
       }
       const names = ctx.exportedResource ? `${moduleName}, ${ctx.exportedResource}` : moduleName;
       head.stmt(host === 'exported' ? `import { ${names} } from ${s(spec)}` : `import ${moduleName} from ${s(spec)}`);

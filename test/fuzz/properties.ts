@@ -377,8 +377,8 @@ export async function checkPrograms(seeds: number[], opts: CheckOptions = {}): P
     let parsed = true;
     for (const c of changes) {
       const rel = path.relative(inDir, c.file).split(path.sep).join('/');
-      // M-CONTENT-UNTYPED: the run writes its package's converter module once, next to the code
-      const converter = c.created && /(^|\/)to-responses-input\.(ts|js|mjs|cjs)$/.test(rel) && c.before === '';
+      // M-CONTENT-UNTYPED, R-TOOLS-UNTYPED: the run writes its package's converter modules once, next to the code
+      const converter = c.created && /(^|\/)to-responses-(input|tools)\.(ts|js|mjs|cjs)$/.test(rel) && c.before === '';
       if (!(rel in files) && !converter) {
         fail(seed, 'exception', `changed a file outside the program: ${c.rel}`);
         continue;
