@@ -30,6 +30,23 @@ const ABOUT = [
   '// that have no Responses equivalent instead of sending them.',
 ];
 
+/**
+ * What both converters' modules test a value with (each module stands alone): an object with the
+ * `Fields` it reads, and how a wrong value is named in an error.
+ */
+export const VALUE_HELPERS = `function isFields(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function shape(value: unknown): string {
+  if (value === undefined) return 'missing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return "'" + (value.length > 40 ? value.slice(0, 40) + '...' : value) + "'";
+  return 'a' + (typeof value === 'object' ? 'n ' : ' ') + typeof value;
+}
+`;
+
 /** The module body in TypeScript (after the header). No backticks and no `${` in it: it is a template literal. */
 const SOURCE = `import { BadRequestError } from 'openai';
 import type { ResponseInputContent, ResponseInputFile, ResponseInputImage, ResponseInputItem, ResponseInputText } from 'openai/resources/responses/responses';
@@ -270,18 +287,7 @@ function isResponsesItem(message: Fields): boolean {
   return true;
 }
 
-function isFields(value: unknown): value is Fields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function shape(value: unknown): string {
-  if (value === undefined) return 'missing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return "'" + (value.length > 40 ? value.slice(0, 40) + '...' : value) + "'";
-  return 'a' + (typeof value === 'object' ? 'n ' : ' ') + typeof value;
-}
-
+${VALUE_HELPERS}
 /**
  * Throws what the SDK threw for the API's rejection of such messages in Chat: a BadRequestError,
  * status 400, with an error body (message, type, param, code). A handler testing instanceof
