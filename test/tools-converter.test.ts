@@ -232,6 +232,11 @@ describe('a run: tools out of view are converted where the request is made, or r
     });
   });
 
+  it('parse() keeps tools out of view reported: Chat\'s parse() threw on tools that are not strict function tools, responses.parse() does not check', async () => {
+    const dir = project('parse', { 'src/ask.js': SITE('const tools = registry.specs();').replace('chat.completions.create', 'chat.completions.parse').replace('message.content', 'message.parsed'), 'src/registry.js': 'export const registry = { specs: () => [] };\n' });
+    assert.deepEqual((await summary(dir)).sites, ['src/ask.js manual params-not-local:tools']);
+  });
+
   it('--no-runtime-conversion reports the tools as before and creates nothing', async () => {
     const dir = project('off', { 'src/ask.js': SITE('const tools = registry.specs();'), 'src/registry.js': 'export const registry = { specs: () => [] };\n' });
     assert.deepEqual(await summary(dir, { runtimeConversion: false }), { sites: ['src/ask.js manual params-not-local:tools'], created: [], lines: [] });

@@ -60,6 +60,7 @@ export class RequestAnalyzer {
   private call?: ts.CallExpression;
   /** Where its messages and tools are converted at run time (set by analyze()). */
   private placer?: ConversionPlacer;
+  private toolsPlacer?: ConversionPlacer;
 
   constructor(private readonly ctx: ScanContext, private readonly site: SiteAnalysis) {}
 
@@ -67,6 +68,9 @@ export class RequestAnalyzer {
   analyze(call: ts.CallExpression, method: string, arg: ts.Expression | undefined = call.arguments[0]): RequestFacts {
     this.call = call;
     this.placer = new ConversionPlacer(this.ctx, this.site, call);
+    // Chat's parse() threw before sending on tools not all strict function tools; responses.parse()
+    // does not check them, so tools out of view are not converted there (R-TOOLS-UNTYPED)
+    this.toolsPlacer = method === 'parse' ? undefined : this.placer;
     if (!arg) {
       this.site.reason('params-not-local', 'params');
       return { stream: 'no' };
@@ -323,7 +327,7 @@ export class RequestAnalyzer {
           break;
         case 'tools':
           this.site.kinds.add('tool-using');
-          new ToolsAnalyzer(this.ctx, this.site, this.placer).tools(entry.value, ts.isShorthandPropertyAssignment(entry.prop));
+          new ToolsAnalyzer(this.ctx, this.site, this.toolsPlacer).tools(entry.value, ts.isShorthandPropertyAssignment(entry.prop));
           break;
         case 'tool-choice':
           this.site.kinds.add('tool-using');
