@@ -232,9 +232,14 @@ describe('a run: tools out of view are converted where the request is made, or r
     });
   });
 
-  it('parse() keeps tools out of view reported: Chat\'s parse() threw on tools that are not strict function tools, responses.parse() does not check', async () => {
+  it('the parsing helpers keep tools out of view reported: Chat\'s parse() threw on tools that are not strict function tools, and both parse arguments with a tool\'s own parser', async () => {
     const dir = project('parse', { 'src/ask.js': SITE('const tools = registry.specs();').replace('chat.completions.create', 'chat.completions.parse').replace('message.content', 'message.parsed'), 'src/registry.js': 'export const registry = { specs: () => [] };\n' });
     assert.deepEqual((await summary(dir)).sites, ['src/ask.js manual params-not-local:tools']);
+    const streamed = project('stream-helper', {
+      'src/ask.js': "import OpenAI from 'openai';\nimport { registry } from './registry.js';\nconst client = new OpenAI();\nexport async function ask() {\n  const stream = client.chat.completions.stream({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], tools: registry.specs() });\n  const final = await stream.finalChatCompletion();\n  return final.choices[0].message.content;\n}\n",
+      'src/registry.js': 'export const registry = { specs: () => [] };\n',
+    });
+    assert.deepEqual((await summary(streamed)).sites, ['src/ask.js manual params-not-local:tools']);
   });
 
   it('--no-runtime-conversion reports the tools as before and creates nothing', async () => {

@@ -68,9 +68,10 @@ export class RequestAnalyzer {
   analyze(call: ts.CallExpression, method: string, arg: ts.Expression | undefined = call.arguments[0]): RequestFacts {
     this.call = call;
     this.placer = new ConversionPlacer(this.ctx, this.site, call);
-    // Chat's parse() threw before sending on tools not all strict function tools; responses.parse()
-    // does not check them, so tools out of view are not converted there (R-TOOLS-UNTYPED)
-    this.toolsPlacer = method === 'parse' ? undefined : this.placer;
+    // Not in the parsing helpers (R-TOOLS-UNTYPED): Chat's parse() threw before sending on tools
+    // not all strict function tools, which responses.parse() does not check; and both helpers parse
+    // a call's arguments with the tool's own parser (zodFunction), which a converted copy loses
+    this.toolsPlacer = method === 'parse' || method === 'stream' ? undefined : this.placer;
     if (!arg) {
       this.site.reason('params-not-local', 'params');
       return { stream: 'no' };
