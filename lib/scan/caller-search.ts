@@ -104,13 +104,13 @@ export function createCallerSearch(input: CallerSearchInput): FollowSearch {
   /**
    * The folders whose files the run does not scan may use `file`: its package (its workspace), and
    * the outermost package around it (a server/ package inside an application's), at or below the
-   * top. None when no package holds it below the top (a fixture in this repository).
+   * top. None when no package holds it below the top (a fixture in this repository). The layout
+   * stops at the top (ProjectLayout's boundary), so every package it finds is below it.
    */
   const packageFolders = (file: string): { near: string; outer: string } | undefined => {
-    const chain = input.layout.packageChain(file).filter((p) => top === undefined || isInside(p.dir, top));
+    const chain = input.layout.packageChain(file);
     if (!chain.length) return top === undefined ? { near: path.dirname(file), outer: path.dirname(file) } : undefined;
-    const root = rootOf(file);
-    const near = top === undefined || isInside(root, top) ? root : chain[0].dir;
+    const near = rootOf(file);
     const outer = chain[chain.length - 1].dir;
     return { near, outer: isInside(near, outer) ? outer : near };
   };
