@@ -647,16 +647,16 @@ function expectedErrorsInTheWay(analysed: Analysed[], project: ScanProject): voi
       const sf = project.sourceFile(e.file);
       return sf && linesOf(sf, e.start, e.end).some((line) => line > 0 && EXPECT_ERROR.test(lineText(sf, line - 1)));
     });
-    if (hit) a.analysis.reason('ts-expect-error', hit.op === 'convert-messages' && hit.of === 'tools' ? 'tools' : EDIT_WORDS[hit.op] ?? hit.op);
+    if (hit) a.analysis.reason('ts-expect-error', hit.op === 'convert-messages' ? hit.of : EDIT_WORDS[hit.op] ?? hit.op);
   }
 }
 
 /** The directive as TypeScript reads it: `//`, `///`, `/*`, `/**`, or a block comment's ` * ` line. */
 const EXPECT_ERROR = /^\s*(\/\/\/?|\/\*+|\*+)\s*@ts-expect-error\b/;
 
-/** What a reviewer calls the rewrite an edit belongs to. */
+/** What a reviewer calls the rewrite an edit belongs to (a run-time conversion: what it converts). */
 const EDIT_WORDS: Partial<Record<Edit['op'], string>> = {
-  request: 'params', callee: 'call', messages: 'messages', message: 'messages', 'convert-messages': 'messages', tool: 'tools',
+  request: 'params', callee: 'call', messages: 'messages', message: 'messages', tool: 'tools',
   'tool-choice': 'tool_choice', chain: 'result read', finish: 'finish_reason', replace: 'result read', operator: 'result read',
   pattern: 'result read', rename: 'result read', retype: 'type', 'stream-read': 'stream read', 'stream-guard': 'stream loop',
   replay: 'history', format: 'response_format', 'helper-call': 'helper', 'wrap-request': 'call',
